@@ -1,0 +1,7 @@
+"""corpusbot: clean, deduplicated, per-language text corpora from the web."""
+
+__version__ = "0.1.0"
+
+from corpusbot.extraction import Extraction, extract, extract_text  # noqa: E402
+
+__all__ = ["Extraction", "__version__", "extract", "extract_text"]

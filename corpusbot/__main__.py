@@ -1,0 +1,5 @@
+import sys
+
+from corpusbot.cli import main
+
+sys.exit(main())

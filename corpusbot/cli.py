@@ -1,0 +1,55 @@
+"""The ``corpusbot`` command line: parse the arguments and dispatch to a subcommand.
+
+Each subcommand lives in ``corpusbot.commands.<name>`` with two functions:
+``configure(parser)`` declares its arguments and ``run(args) -> int`` does the
+work and returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from corpusbot import __version__
+from corpusbot.exitcodes import EXIT_USAGE
+
+COMMANDS: dict[str, str] = {
+    "extract": "extract the main text of one HTML page",
+    "eval": "score extraction on a gold folder of ../shared/bench",
+    "warc": "build a corpus from WARC/ARC archives",
+    "crawl": "crawl news sites into a corpus and a WARC archive",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse exits 2 on usage errors, which would read as "partial success".
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="corpusbot", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"corpusbot {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, summary in COMMANDS.items():
+        module = importlib.import_module(f"corpusbot.commands.{name}")
+        command = sub.add_parser(name, help=summary, description=module.__doc__)
+        module.configure(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

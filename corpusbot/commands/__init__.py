@@ -1,0 +1,1 @@
+"""One module per ``corpusbot`` subcommand: ``configure(parser)`` and ``run(args)``."""

@@ -1,0 +1,83 @@
+"""One lxml parse per page, and the removal of content no reader sees.
+
+The tree keeps its shape; only invisible subtrees (scripts, styles, forms'
+controls, embedded objects, comments) are cut, so every later stage can point
+back at real elements. The page head is read for titles and hints before it
+is cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import lxml.html
+from lxml import etree
+
+# Subtrees whose text no reader sees, dropped with their content; their tails
+# (the text after them) stay. The list follows jusText's preprocessor (head,
+# scripts, styles, embedded objects, form controls), plus the HTML5
+# containers of hidden markup (noscript, template) and inline graphics.
+INVISIBLE_TAGS = (
+    "head", "script", "style", "noscript", "template", "applet", "button", "input",
+    "select", "textarea", "meta", "link", "base", "svg", "math", "object", "embed",
+    "iframe", "frame", "frameset", "canvas", "video", "audio", "map",
+)
+
+# Wrappers dropped but whose content stays.
+UNWRAPPED_TAGS = ("form", "layer", "param")
+
+# libxml2 stops nesting at 256 levels without XML_PARSE_HUGE, which is what
+# keeps 10^5-deep documents from exhausting the stack; huge_tree stays off.
+_PARSER_OPTIONS = {"remove_comments": True, "remove_pis": True, "huge_tree": False}
+
+
+@dataclass(slots=True, frozen=True)
+class Head:
+    """What the page head declares: titles and the language hint."""
+
+    title: str | None = None
+    og_title: str | None = None
+    lang: str | None = None
+
+
+class ParseError(ValueError):
+    """The input holds no parseable HTML document."""
+
+
+def parse_html(text: str) -> etree._Element:
+    """Parse decoded HTML into a tree rooted at ``<html>``.
+
+    Raises ``ParseError`` when libxml2 yields no document (empty or binary
+    input).
+    """
+    if not text or not text.strip():
+        raise ParseError("empty document")
+    parser = lxml.html.HTMLParser(**_PARSER_OPTIONS)
+    try:
+        root = lxml.html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError) as exc:
+        raise ParseError(f"unparseable HTML: {exc}") from exc
+    if root is None:
+        raise ParseError("unparseable HTML")
+    return root
+
+
+def read_head(root: etree._Element) -> Head:
+    """Read titles and ``<html lang>`` before the head is cut."""
+    title = _clean(root.findtext(".//title"))
+    og = root.xpath("//meta[@property='og:title' or @name='twitter:title']/@content")
+    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    return Head(title=title, og_title=_clean(og[0]) if og else None, lang=_clean(lang))
+
+
+def strip_invisible(root: etree._Element) -> None:
+    """Cut what no reader sees, keeping each cut element's tail text."""
+    etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
+    etree.strip_tags(root, *UNWRAPPED_TAGS)
+
+
+def _clean(value: str | None) -> str | None:
+    if not value:
+        return None
+    value = " ".join(value.split())
+    return value or None

@@ -1,0 +1,1 @@
+"""One module per extraction algorithm, and the composition of modes."""
