@@ -8,6 +8,7 @@ is cut.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import lxml.html
@@ -28,6 +29,10 @@ UNWRAPPED_TAGS = ("form", "layer", "param")
 
 # libxml2 stops nesting at 256 levels without XML_PARSE_HUGE, which is what
 # keeps 10^5-deep documents from exhausting the stack; huge_tree stays off.
+# lxml refuses str input that still declares an encoding; the text is already
+# decoded, so the declaration is dropped.
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
 _PARSER_OPTIONS = {"remove_comments": True, "remove_pis": True, "huge_tree": False}
 
 
@@ -54,7 +59,7 @@ def parse_html(text: str) -> etree._Element:
         raise ParseError("empty document")
     parser = lxml.html.HTMLParser(**_PARSER_OPTIONS)
     try:
-        root = lxml.html.document_fromstring(text, parser=parser)
+        root = lxml.html.document_fromstring(_XML_DECLARATION.sub("", text, count=1), parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise ParseError(f"unparseable HTML: {exc}") from exc
     if root is None:
