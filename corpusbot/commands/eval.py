@@ -1,0 +1,138 @@
+"""Score corpusbot's extraction on a gold folder of ../shared/bench.
+
+DIR holds either ground-truth.json (scrapinghub layout: word 4-gram
+shingles, macro-averaged) or snippets.json (multilingual-dev layout:
+snippet substring tests, micro-averaged); see bench/README.md for the rules.
+Prints precision, recall, F1 and pages per second (time inside extraction
+only). Exit status: 0 done, 1 DIR is not a gold folder, 2 some pages could
+not be loaded or made the extractor raise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable
+
+from tqdm import tqdm
+
+from corpusbot import extract
+from corpusbot.evaluate import GoldSet, NotAGoldFolder, PageScore, Score, load_gold, score
+from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+
+log = logging.getLogger(__name__)
+
+MODES = ("default", "justext", "boilerpipe", "precise")
+SNIPPET_WIDTH = 70
+"""Characters of a missed or leaked snippet shown by ``--worst``."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", metavar="DIR", help="gold folder (scrapinghub or multilingual-dev)")
+    parser.add_argument("--mode", choices=MODES, default="default", help="extraction mode")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object (on the last line)"
+    )
+    parser.add_argument(
+        "--worst", type=int, default=0, metavar="N", help="list the N pages with the lowest F1"
+    )
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N pages only")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        gold_set = load_gold(args.dir, limit=args.limit)
+    except NotAGoldFolder as exc:
+        log.error("%s (see ../shared/bench/README.md for the layouts)", exc)
+        return EXIT_FAILED
+    for key, error in gold_set.errors.items():
+        log.error("page %s not loaded: %s", key, error)
+    try:
+        result = _score_with_progress(gold_set, args.mode, not args.json and sys.stderr.isatty())
+    except NotImplementedError:
+        log.error("extraction mode %r is not implemented yet", args.mode)
+        return EXIT_FAILED
+    for page in result.details:
+        if page.error is not None:
+            log.error("extraction raised on page %s: %s", page.key, page.error)
+    if args.json:
+        print(json.dumps(_summary(result, args.mode, args.worst), ensure_ascii=False))
+    else:
+        _print_table(result, args.mode)
+        _print_worst(result.worst(args.worst))
+    return EXIT_PARTIAL if gold_set.errors or result.failures else EXIT_OK
+
+
+def _extractor(mode: str) -> Callable[[bytes, str | None], str]:
+    def extract_fn(html: bytes, url: str | None) -> str:
+        return extract(html, url=url, mode=mode).text
+
+    return extract_fn
+
+
+def _score_with_progress(gold_set: GoldSet, mode: str, show: bool) -> Score:
+    with tqdm(total=len(gold_set), desc=f"{gold_set.name} {mode}", disable=not show) as bar:
+        return score(gold_set, _extractor(mode), on_page=lambda _page: bar.update())
+
+
+def _summary(result: Score, mode: str, worst: int) -> dict:
+    summary = {
+        "set": result.set_name,
+        "layout": result.layout,
+        "mode": mode,
+        "pages": result.pages,
+        "precision": round(result.precision, 4),
+        "recall": round(result.recall, 4),
+        "f1": round(result.f1, 4),
+        "pages_per_s": round(result.pages_per_s, 2),
+        "failures": result.failures,
+        "load_errors": result.load_errors,
+    }
+    if worst:
+        summary["worst"] = [_page_summary(page) for page in result.worst(worst)]
+    return summary
+
+
+def _page_summary(page: PageScore) -> dict:
+    return {
+        "key": page.key,
+        "url": page.url,
+        "f1": round(page.f1, 4),
+        "tp": round(page.tp, 4),
+        "fp": round(page.fp, 4),
+        "fn": round(page.fn, 4),
+        "output_chars": page.output_chars,
+        "missed": list(page.missed),
+        "leaked": list(page.leaked),
+        "error": page.error,
+    }
+
+
+def _print_table(result: Score, mode: str) -> None:
+    print(f"{'set':<20} {'mode':<11} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} {'pages/s':>8}")
+    print(
+        f"{result.set_name:<20} {mode:<11} {result.pages:>5} {result.precision:>6.3f}"
+        f" {result.recall:>6.3f} {result.f1:>6.3f} {result.pages_per_s:>8.1f}"
+    )
+
+
+def _print_worst(pages: list[PageScore]) -> None:
+    if pages:
+        print(f"\n{len(pages)} worst pages (F1, TP/FP/FN, output chars, key):")
+    for page in pages:
+        print(
+            f"{page.f1:6.3f}  {page.tp:.2f}/{page.fp:.2f}/{page.fn:.2f}"
+            f"  {page.output_chars:>7}  {page.url or page.key}"
+        )
+        for snippet in page.missed:
+            print(f"        missed: {_clip(snippet)}")
+        for snippet in page.leaked:
+            print(f"        leaked: {_clip(snippet)}")
+        if page.error:
+            print(f"        error: {page.error}")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= SNIPPET_WIDTH else text[: SNIPPET_WIDTH - 1] + "…"
