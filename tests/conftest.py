@@ -1,0 +1,22 @@
+"""Shared test helpers: where the gold sets are, and small HTML builders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def bench_dir() -> Path:
+    """The shared gold sets: $CORPUSBOT_BENCH, else ../shared/bench beside the repo."""
+    return Path(os.environ.get("CORPUSBOT_BENCH", REPO.parent / "shared" / "bench"))
+
+
+needs_bench = pytest.mark.skipif(
+    not (bench_dir() / "scrapinghub").is_dir(),
+    reason="gold sets not found: ../shared/bench is absent on a plain clone "
+    "(set CORPUSBOT_BENCH to run these)",
+)
