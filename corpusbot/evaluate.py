@@ -154,8 +154,7 @@ def load_gold(path: str | Path, limit: int | None = None) -> GoldSet:
     """
     path = Path(path)
     layout = detect_layout(path)
-    gold = json.loads((path / LAYOUT_FILES[layout]).read_text(encoding="utf-8"))
-    entries = list(gold.items())[:limit]
+    entries = list(_read_gold_json(path / LAYOUT_FILES[layout]).items())[:limit]
     gold_set = GoldSet(name=path.name, layout=layout, path=path)
     load_page = _scrapinghub_page if layout == SCRAPINGHUB else _snippets_page
     for key, entry in entries:
@@ -166,6 +165,17 @@ def load_gold(path: str | Path, limit: int | None = None) -> GoldSet:
             continue
         gold_set.pages.append(page)
     return gold_set
+
+
+def _read_gold_json(path: Path) -> dict:
+    """The gold annotations; an unreadable file makes the whole folder unusable."""
+    try:
+        gold = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise NotAGoldFolder(f"{path} cannot be read: {exc}") from exc
+    if not isinstance(gold, dict):
+        raise NotAGoldFolder(f"{path} is not a JSON object keyed by page")
+    return gold
 
 
 def _scrapinghub_page(root: Path, key: str, entry: dict) -> GoldPage:

@@ -178,6 +178,12 @@ def test_not_a_gold_folder(tmp_path):
         load_gold(tmp_path)
 
 
+def test_damaged_gold_file_is_not_a_gold_folder(tmp_path):
+    (tmp_path / "snippets.json").write_text('{"http://a.example/": {"file"', encoding="utf-8")
+    with pytest.raises(NotAGoldFolder, match="cannot be read"):
+        load_gold(tmp_path)
+
+
 def test_damaged_page_is_named_and_skipped(tmp_path):
     folder = shutil.copytree(GOLD / "scrapinghub", tmp_path / "sh")
     (folder / "html" / "cafe.html.gz").write_bytes(gzip.compress(b"<p>x</p>")[:15])
