@@ -1,0 +1,193 @@
+"""Language identification of a page's visible text, repeatable, with declared hints.
+
+langdetect (a port of Nakatani Shuyo's language-detection) samples character
+n-grams at random, so an unseeded detector can name different languages for
+the same text on two runs. Each ``LanguageIdentifier`` owns its own seeded
+detector factory instead of langdetect's process-wide one, so results depend
+only on the text and the hints. A call costs about the same (a few ms)
+whatever the text length, plus the detector's own quadratic copy of its
+input, so the text is cut to a bounded sample first.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
+from langdetect.lang_detect_exception import LangDetectException
+
+# Characters of the page text given to langdetect; enough for a stable answer
+# on every profile (its own limit is 10 000) at a bounded cost.
+SAMPLE_CHARS = 2000
+# Fewer letters than this and langdetect's answer is noise: use hints only.
+MIN_LETTERS = 20
+# A hinted language among langdetect's candidates with at least this
+# probability wins over the top candidate: the page declared it and the text
+# does not contradict it.
+HINT_MIN_PROBABILITY = 0.2
+# What a hint alone is worth when the text is too short to check it.
+HINT_ONLY_PROBABILITY = 0.5
+
+# Deprecated or macro-language tags -> the code langdetect and the stop lists use.
+ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "fil": "tl"}
+# Codes that name no language (BCP 47 / ISO 639 special values).
+NOT_LANGUAGES = frozenset({"und", "mul", "zxx", "mis", "xx"})
+# langdetect knows only the macro-language "no"; a hint of "nb" or "nn" confirms it.
+MACRO = {"nb": "no", "nn": "no"}
+_PRIMARY_RE = re.compile(r"[a-z]{2,3}")
+# Scripts a language cannot be written without. langdetect maps Han characters
+# to a few representatives and often calls short Chinese text Korean; Korean
+# without Hangul or Japanese without kana does not occur in running text, and
+# text in Han characters alone is Chinese.
+REQUIRED_SCRIPT = {
+    "ko": re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]"),
+    "ja": re.compile(r"[\u3040-\u30ff]"),
+}
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(slots=True, frozen=True)
+class LanguageGuess:
+    """A language code (ISO 639-1 where one exists) and how sure the guess is, 0..1."""
+
+    code: str | None
+    probability: float
+
+
+UNKNOWN = LanguageGuess(None, 0.0)
+
+
+def normalize_tag(tag: str | None) -> str | None:
+    """The language code of a BCP 47-ish tag ("de-DE", "zh_CN", "iw"), or None if it names none.
+
+    Only the primary subtag is kept: regions and scripts do not change which
+    detector profile or stop list applies.
+    """
+    if not tag:
+        return None
+    primary = tag.strip().lower().replace("_", "-").split("-", 1)[0]
+    if not _PRIMARY_RE.fullmatch(primary) or primary in NOT_LANGUAGES:
+        return None
+    return ALIASES.get(primary, primary)
+
+
+def parse_hints(hints: Iterable[str | None]) -> list[str]:
+    """Valid codes named by hints, first seen first; a hint may list several ("en, fr")."""
+    codes: list[str] = []
+    for hint in hints:
+        for part in (hint or "").split(","):
+            code = normalize_tag(part.split(";", 1)[0])
+            if code and code not in codes:
+                codes.append(code)
+    return codes
+
+
+def sample(text: str, size: int = SAMPLE_CHARS) -> str:
+    """At most ``size`` characters of ``text``: its start, middle and end.
+
+    Three windows rather than one prefix, so a page that opens with a menu
+    or a cookie notice in another language is still judged by its body.
+    """
+    if len(text) <= size:
+        return text
+    third = size // 3
+    middle = (len(text) - third) // 2
+    windows = (text[:third], text[middle:middle + third], text[-third:])
+    return " ".join(windows)
+
+
+class LanguageIdentifier:
+    """Names the language of a text, repeatably (fixed seed), using hints to break ties.
+
+    The detector profiles (about 1 s to load) are read on first use and never
+    changed after; every call builds a fresh detector from them, so one
+    instance can be shared by threads and its answers do not depend on what
+    it saw before. Pickling sends only the settings, and the profiles are
+    reloaded on the other side.
+    """
+
+    def __init__(self, seed: int = 0, sample_chars: int = SAMPLE_CHARS) -> None:
+        self.seed = seed
+        self.sample_chars = sample_chars
+        self._factory: DetectorFactory | None = None
+
+    def __reduce__(self) -> tuple[type[LanguageIdentifier], tuple[int, int]]:
+        return (type(self), (self.seed, self.sample_chars))
+
+    def identify(self, text: str, hints: Sequence[str | None] = ()) -> LanguageGuess:
+        """The language of ``text`` (visible text only, no markup), or UNKNOWN."""
+        hinted = parse_hints(hints)
+        text = sample(text or "", self.sample_chars)
+        if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+            return LanguageGuess(hinted[0], HINT_ONLY_PROBABILITY) if hinted else UNKNOWN
+        candidates = self.candidates(text)
+        if not candidates:
+            return LanguageGuess(hinted[0], HINT_ONLY_PROBABILITY) if hinted else UNKNOWN
+        return _choose(candidates, hinted)
+
+    def candidates(self, text: str) -> list[LanguageGuess]:
+        """langdetect's languages for ``text`` with probability > 0.1, most likely first."""
+        detector = self.factory().create()
+        detector.append(text)
+        try:
+            found = detector.get_probabilities()
+        except LangDetectException:
+            # Raised for text without any n-gram feature (no letters it knows).
+            return []
+        merged: dict[str, float] = {}
+        for language in found:
+            code = _plausible(normalize_tag(language.lang), text)
+            if code:
+                merged[code] = merged.get(code, 0.0) + language.prob
+        # Renormalise: what _plausible dropped is impossible, not merely unlikely.
+        scale = sum(language.prob for language in found) / (sum(merged.values()) or 1.0)
+        ranked = sorted(merged.items(), key=lambda item: (-item[1], item[0]))
+        return [LanguageGuess(code, min(prob * scale, 1.0)) for code, prob in ranked]
+
+    def factory(self) -> DetectorFactory:
+        """The seeded detector factory, its profiles loaded in a fixed (sorted) order."""
+        if self._factory is None:
+            factory = DetectorFactory()
+            profiles = sorted(Path(PROFILES_DIRECTORY).iterdir())
+            factory.load_json_profile([p.read_text(encoding="utf-8") for p in profiles])
+            factory.set_seed(self.seed)
+            self._factory = factory
+        return self._factory
+
+
+def _plausible(code: str | None, text: str) -> str | None:
+    """``code`` if ``text`` has the script it needs; "zh" for Han-only "ko"/"ja"; else None."""
+    script = REQUIRED_SCRIPT.get(code or "")
+    if script is None or script.search(text):
+        return code
+    return "zh" if _HAN_RE.search(text) else None
+
+
+def _choose(candidates: list[LanguageGuess], hinted: list[str]) -> LanguageGuess:
+    """The most likely candidate that a hint names, if likely enough; else the top one."""
+    top = candidates[0]
+    for guess in candidates:
+        hint = next((h for h in hinted if guess.code in (h, MACRO.get(h))), None)
+        if hint and (guess is top or guess.probability >= HINT_MIN_PROBABILITY):
+            # The hint may be more specific ("nn" for langdetect's "no"): keep it.
+            return LanguageGuess(hint, guess.probability)
+    return top
+
+
+@functools.cache
+def default_identifier() -> LanguageIdentifier:
+    """The shared identifier with the default seed and sample size.
+
+    Cached because loading profiles costs about a second; sharing it cannot
+    change any answer, as the identifier holds no state that a call changes.
+    """
+    return LanguageIdentifier()
+
+
+def identify(text: str, hints: Sequence[str | None] = ()) -> LanguageGuess:
+    """The language of ``text`` using the shared default identifier; see LanguageIdentifier."""
+    return default_identifier().identify(text, hints)
