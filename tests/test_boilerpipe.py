@@ -1,0 +1,318 @@
+"""Boilerpipe's shallow-text classifier and the ArticleExtractor heuristics.
+
+Classifier tests: three hand-made blocks, the middle one is classified; each
+test walks one branch of the published decision tree, the other features
+kept neutral.
+"""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from corpusbot import blocks as blocks_mod
+from corpusbot.blocks import Block
+from corpusbot.extractors import boilerpipe as bp
+from corpusbot.extractors.boilerpipe import Label, Unit
+
+
+def block(words: int = 0, links: int = 0, tag: str = "p", text: str | None = None,
+          path: str | None = None) -> Block:
+    """A block of ``words`` words, the first ``links`` of them inside anchors."""
+    text = text if text is not None else " ".join(["word"] * words)
+    return Block(element=etree.Element(tag), dom_path=path or f"html.body.{tag}",
+                 position=0, text=text, link_chars=len(" ".join(["word"] * links)),
+                 link_words=links)
+
+
+def middle(prev: Block, cur: Block, nxt: Block, rules: str = "num_words") -> bool:
+    return bp.classify([prev, cur, nxt], rules=rules)[1]
+
+
+def unit(words: int = 10, content: bool = False, *, level: int = 3, labels=(),
+         offset: int = 0, links: int = 0) -> Unit:
+    return Unit(blocks=[block(words, links)], words=words, anchor_words=links,
+                wrapped_words=words, wrapped_lines=1, tag_level=level, start=offset,
+                end=offset, labels=set(labels), content=content)
+
+
+def segment(html: str) -> list[Block]:
+    return blocks_mod.segment(lxml.html.document_fromstring(html))
+
+
+# -- features -----------------------------------------------------------------
+
+
+def test_words_count_tokens_with_letters_or_digits():
+    assert bp.count_words("Hello , world 42 -- ok")[0] == 4
+
+
+def test_text_density_wraps_lines_at_80_characters():
+    words, wrapped_words, lines = bp.count_words(" ".join(["abcd"] * 40))
+    # 16 words of 5 characters fill an 80-character line; 8 are left over
+    assert (words, wrapped_words, lines) == (40, 32, 2)
+
+
+def test_short_block_density_is_its_word_count():
+    assert bp.count_words("three short words") == (3, 3, 1)
+
+
+def test_cjk_text_counts_characters_per_word():
+    words = bp.count_words("中华人民共和国成立")[0]
+    assert words == -(-9 // bp.CJK_CHARS_PER_WORD)
+
+
+def test_link_density_is_anchor_words_over_words():
+    (u,) = bp.to_units([block(10, links=4)])
+    assert u.link_density == pytest.approx(0.4)
+
+
+def test_cjk_link_density_uses_the_anchor_share_of_characters():
+    b = Block(element=etree.Element("p"), dom_path="html.body.p", position=0,
+              text="新闻新闻新闻新闻", link_chars=4, link_words=1)
+    (u,) = bp.to_units([b])
+    assert u.link_density == pytest.approx(0.5)
+
+
+def test_tag_level_ignores_inline_elements():
+    root = lxml.html.fromstring("<div><p><a><b>x</b></a></p></div>")
+    para = root.find(".//p")
+    assert bp.tag_level(root.find(".//b")) == bp.tag_level(para) == bp.tag_level(root) + 1
+
+
+def test_empty_blocks_are_skipped():
+    assert bp.classify([block(text=" "), block(30)]) == [False, True]
+
+
+# -- the number-of-words tree -------------------------------------------------
+
+
+def test_rule_high_link_density_is_boilerplate():
+    assert not middle(block(50), block(50, links=20), block(50))
+
+
+def test_rule_long_block_is_content():
+    assert middle(block(5), block(17), block(0))
+
+
+def test_rule_short_block_before_long_block_is_content():
+    assert middle(block(0), block(5), block(16))
+
+
+def test_rule_short_block_after_block_of_five_words_is_content():
+    assert middle(block(5), block(5), block(5))
+
+
+def test_rule_short_block_among_short_blocks_is_boilerplate():
+    assert not middle(block(4), block(16), block(15))
+
+
+def test_rule_after_link_list_long_block_is_content():
+    assert middle(block(10, links=6), block(41), block(0))
+
+
+def test_rule_after_link_list_block_before_long_block_is_content():
+    assert middle(block(10, links=6), block(40), block(18))
+
+
+def test_rule_after_link_list_short_blocks_are_boilerplate():
+    assert not middle(block(10, links=6), block(40), block(17))
+
+
+def test_document_edges_count_as_empty_blocks():
+    assert bp.classify([block(10)]) == [False]
+
+
+# -- the text-density tree ----------------------------------------------------
+
+
+def dense(lines: int) -> Block:
+    """A block whose text density is about 13 (full lines of 4-letter words)."""
+    return block(16 * lines + 1)
+
+
+def test_density_rule_high_link_density_is_boilerplate():
+    assert not middle(dense(2), block(50, links=20), dense(2), "density")
+
+
+def test_density_rule_dense_block_before_text_is_content():
+    assert middle(block(5), dense(2), block(3), "density")
+
+
+def test_density_rule_dense_block_at_the_end_is_boilerplate():
+    assert not middle(block(5), dense(2), block(text=""), "density")
+
+
+def test_density_rule_sparse_block_before_dense_block_is_content():
+    assert middle(block(0), block(5), dense(2), "density")
+
+
+def test_density_rule_sparse_block_after_block_of_five_is_content():
+    assert middle(block(5), block(5), block(5), "density")
+
+
+def test_density_rule_sparse_blocks_are_boilerplate():
+    assert not middle(block(4), block(9), block(10), "density")
+
+
+def test_density_rule_after_link_list_needs_dense_next_block():
+    links = block(10, links=6)
+    assert middle(links, block(5), dense(2), "density")
+    assert not middle(links, block(5), block(11), "density")
+
+
+# -- article heuristics -------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Comments (12)", "12 comments so far", "Post a comment below", "Tell us what you think...",
+    "Have your say on this", "Comment",
+])
+def test_terminating_phrases(text):
+    assert bp.is_terminating(text)
+
+
+@pytest.mark.parametrize("text", ["Commentary", "The committee said", "Reuters"])
+def test_ordinary_text_is_not_terminating(text):
+    assert not bp.is_terminating(text)
+
+
+def test_long_blocks_never_terminate():
+    units = bp.to_units([block(text="Comments " + "word " * 20)])
+    bp.find_terminating_blocks(units)
+    assert Label.END_OF_TEXT not in units[0].labels
+
+
+def test_potential_titles_include_the_headline_part():
+    titles = bp.potential_titles("Storm hits the coast | Daily News")
+    assert {"storm hits the coast | daily news", "storm hits the coast"} <= titles
+
+
+def test_potential_titles_skip_domain_parts():
+    titles = bp.potential_titles("Storm | news.example.com portal for all news")
+    assert "news.example.com portal for all news" not in titles
+
+
+def test_match_title_labels_the_first_equal_block():
+    units = bp.to_units([block(text="Menu"), block(text="Storm hits the coast!"),
+                         block(text="Storm hits the coast")])
+    bp.match_title(units, ["Storm hits the coast - Daily News"])
+    assert [Label.TITLE in u.labels for u in units] == [False, True, False]
+
+
+def test_match_title_uses_og_title():
+    units = bp.to_units([block(text="Storm hits the coast")])
+    bp.match_title(units, ["Daily News", "Storm hits the coast"])
+    assert Label.TITLE in units[0].labels
+
+
+def test_blocks_after_end_mark_are_ignored_once_content_came_first():
+    units = [unit(70, True), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
+    bp.ignore_blocks_after_content(units)
+    assert [u.content for u in units] == [True, False, False]
+
+
+def test_end_mark_before_enough_content_is_ignored():
+    units = [unit(59, True), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
+    bp.ignore_blocks_after_content(units)
+    assert [u.content for u in units] == [True, False, True]
+
+
+def test_trailing_headlines_become_boilerplate():
+    units = [unit(5, True, labels=[Label.HEADING]), unit(50, True),
+             unit(5, True, labels=[Label.HEADING]), unit(5, False)]
+    bp.trailing_headlines_to_boilerplate(units)
+    assert [u.content for u in units] == [True, True, False, False]
+
+
+def test_fusion_absorbs_content_into_the_unit_before():
+    units = [unit(5, False, offset=0), unit(50, True, offset=1), unit(5, False, offset=2)]
+    fused = bp.fuse_by_proximity(units, content_only=False, same_tag_level=False)
+    assert len(fused) == 2 and fused[0].content and fused[0].words == 55
+
+
+def test_fusion_keeps_every_block_and_its_element():
+    originals = [block(5), block(50), block(40)]
+    units = bp.to_units(originals)
+    for u in units:
+        u.content = True
+    fused = bp.fuse_by_proximity(units, content_only=True, same_tag_level=False)
+    assert len(fused) == 1
+    assert fused[0].blocks == originals
+    assert [b.element for b in fused[0].blocks] == [b.element for b in originals]
+
+
+def test_fusion_bridges_one_removed_block_but_not_two():
+    units = [unit(50, True, offset=0), unit(50, True, offset=2), unit(50, True, offset=5)]
+    fused = bp.fuse_by_proximity(units, content_only=True, same_tag_level=False)
+    assert [u.words for u in fused] == [100, 50]
+
+
+def test_fusion_same_tag_level_only():
+    units = [unit(50, True, level=3, offset=0), unit(50, True, level=4, offset=1)]
+    assert len(bp.fuse_by_proximity(units, content_only=True, same_tag_level=True)) == 2
+
+
+def test_drop_boilerplate_keeps_the_title():
+    units = [unit(5, labels=[Label.TITLE]), unit(5), unit(50, True)]
+    assert bp.drop_boilerplate(units) == [units[0], units[2]]
+
+
+def test_keep_largest_unit_and_expand_to_its_tag_level():
+    units = [unit(200, True, level=3), unit(149, True, level=3), unit(300, True, level=3),
+             unit(200, True, level=4), unit(400, False, level=3)]
+    bp.keep_largest_unit(units)
+    assert [u.content for u in units] == [True, False, True, False, True]
+    assert Label.VERY_LIKELY_CONTENT in units[2].labels
+    assert Label.MIGHT_BE_CONTENT in units[0].labels
+
+
+def test_expansion_stops_at_a_shallower_unit():
+    units = [unit(200, True, level=3), unit(5, False, level=2), unit(300, True, level=3)]
+    bp.keep_largest_unit(units)
+    assert [u.content for u in units] == [False, False, True]
+
+
+def test_expand_title_to_content():
+    units = [unit(5), unit(5, labels=[Label.TITLE]), unit(5), unit(300, True), unit(5)]
+    bp.keep_largest_unit(units)
+    bp.expand_title_to_content(units)
+    assert [u.content for u in units] == [False, True, True, True, False]
+
+
+def test_large_units_at_the_main_tag_level_become_content():
+    units = [unit(300, True, level=3), unit(100, False, level=3), unit(100, False, level=4),
+             unit(99, False, level=3)]
+    bp.keep_largest_unit(units)
+    bp.large_units_at_tag_level_to_content(units)
+    assert [u.content for u in units] == [True, True, False, False]
+
+
+def test_list_at_end_becomes_content():
+    units = [unit(300, True, level=3), unit(5, level=4, labels=[Label.LI]),
+             unit(5, level=4, labels=[Label.LI], links=5), unit(5, level=4, labels=[Label.LI])]
+    bp.keep_largest_unit(units)
+    bp.list_at_end_to_content(units)
+    assert [u.content for u in units] == [True, True, False, False]
+
+
+# -- the whole chain ----------------------------------------------------------
+
+ARTICLE = """<html><body>
+<div id="nav"><ul><li><a href="/">Home</a></li><li><a href="/w">World</a></li>
+<li><a href="/s">Sport</a></li></ul></div>
+<div id="main"><h1>Storm hits the coast</h1>
+<p>{p1}</p><p>{p2}</p><h2>Related</h2></div>
+<div id="foot"><p>Comments (3)</p><p>{p3}</p></div>
+</body></html>"""
+
+
+def test_select_keeps_the_article_with_its_title():
+    sentence = "The storm reached the coast early on Monday with strong winds and rain. "
+    html = ARTICLE.format(p1=sentence * 4, p2=sentence * 3, p3=sentence * 3)
+    chosen = bp.select(segment(html), title="Storm hits the coast | Daily News")
+    texts = [b.text for b in chosen]
+    assert texts[0] == "Storm hits the coast"
+    assert len(texts) == 3
+    assert all(b.element.tag in {"h1", "p"} for b in chosen)
