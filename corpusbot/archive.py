@@ -1,0 +1,232 @@
+"""Read WARC and ARC archives into Pages, streaming, with damage counted and skipped.
+
+    reader = ArchiveReader(ReaderOptions())
+    for record in reader.read("crawl.warc.gz", start=0):
+        record.page      # a Page to process, or None
+        record.skipped   # else why it was passed over: "archive/skipped/status", ...
+        record.end       # the offset to resume from after this record
+
+Handles ``.warc``, ``.warc.gz`` (per-record gzip), ``.arc`` and ``.arc.gz``
+through warcio, which also undoes chunked transfer encoding and gzip,
+deflate (and brotli, when installed) content encoding. Only ``response``
+and ``resource`` records with an allowed HTTP status (200 by default)
+holding HTML or XHTML become Pages; the type is read from the headers
+(HTTP ``Content-Type``, then Common Crawl's ``WARC-Identified-Payload-Type``)
+and sniffed from the first bytes when no header names it. Memory stays
+constant: one record at a time, each body capped at ``max_body_bytes``.
+
+A damaged record (bad gzip member, broken header block) is counted as
+``archive/damaged`` and reading resumes at the next record boundary found
+after it; a file that cannot be opened yields ``archive/unreadable``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import BinaryIO
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecord
+from warcio.statusandheaders import StatusAndHeadersParserException
+
+from corpusbot.page import Page
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES_DEFAULT = 10 * 1024 * 1024
+"""Pages above 10 MiB are almost never articles, and would blow the memory bound."""
+STATUSES_DEFAULT = frozenset({200})
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# Types that name nothing (WHATWG MIME sniffing's "unknown" set): sniff the body instead.
+UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*",
+                           "application/octet-stream", "application/x-unknown-content-type"})
+SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+
+DAMAGED = "archive/damaged"
+UNREADABLE = "archive/unreadable"
+SKIPPED_TYPE = "archive/skipped/record-type"
+SKIPPED_STATUS = "archive/skipped/status"
+SKIPPED_NOT_HTML = "archive/skipped/not-html"
+SKIPPED_TOO_LARGE = "archive/skipped/too-large"
+SKIPPED_BAD_ENCODING = "archive/skipped/bad-encoding"
+
+_SNIFF_BYTES = 1024
+_HTML_SNIFF = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|\?xml)[\s>]",
+                         re.IGNORECASE | re.DOTALL)
+_PAGE_TYPES = ("response", "resource")
+# Where a record may start, for resynchronising after damage.
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+_WARC_START = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
+_ARC_START = re.compile(rb"(?:^|\n)(\S+ \d{1,3}(?:\.\d{1,3}){3} \d{14} \S* \d+\n)")
+_SCAN_BYTES = 1 << 20
+# What a damaged archive raises from warcio, gzip or the parsers beneath it.
+_DAMAGE = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError,
+           ValueError, IndexError, UnicodeDecodeError)
+
+
+@dataclass(slots=True, frozen=True)
+class ReaderOptions:
+    """Which records become Pages."""
+
+    statuses: frozenset[int] = STATUSES_DEFAULT
+    max_body_bytes: int = MAX_BODY_BYTES_DEFAULT
+
+
+@dataclass(slots=True, frozen=True)
+class Record:
+    """One archive record as read: a ``page``, or the reason it was ``skipped``.
+
+    ``end`` is the file offset right after the record: reading again from
+    there continues with the next one.
+    """
+
+    source: str
+    end: int
+    page: Page | None = None
+    skipped: str | None = None
+
+
+def is_archive(path: Path) -> bool:
+    """Whether ``path`` is named like a WARC or ARC file."""
+    return path.name.lower().endswith(SUFFIXES)
+
+
+def is_html(content_type: str | None, body: bytes) -> bool:
+    """HTML or XHTML by the declared type, or by sniffing when the type names nothing."""
+    mime = (content_type or "").split(";", 1)[0].strip().lower()
+    if mime in HTML_TYPES:
+        return True
+    return mime in UNKNOWN_TYPES and bool(_HTML_SNIFF.match(body[:_SNIFF_BYTES]))
+
+
+class ArchiveReader:
+    """Streams the records of one archive file at a time; see the module docstring."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: ReaderOptions | None = None) -> None:
+        self.options = options or ReaderOptions()
+
+    def read(self, path: str | Path, start: int = 0) -> Iterator[Record]:
+        """Every record of ``path`` from offset ``start``, damage included as skipped records."""
+        source = str(path)
+        try:
+            handle = open(path, "rb")
+        except OSError as error:
+            logger.error("cannot open %s: %s", source, error)
+            yield Record(source, start, skipped=UNREADABLE)
+            return
+        try:
+            yield from self._read_from(handle, source, start)
+        finally:
+            handle.close()
+
+    def _read_from(self, handle: BinaryIO, source: str, start: int) -> Iterator[Record]:
+        position: int | None = start
+        gzipped = handle.read(2) == _GZIP_MAGIC[:2]
+        while position is not None:
+            handle.seek(position)
+            records = ArchiveIterator(handle, arc2warc=True)
+            try:
+                for record in records:
+                    yield self._record(records, record, source)
+                return
+            except _DAMAGE as error:
+                failed_at = records.offset
+                logger.warning("%s: damaged record at offset %d: %s", source, failed_at, error)
+            position = _resync(handle, failed_at + 1, gzipped)
+            yield Record(source, position if position is not None else failed_at, skipped=DAMAGED)
+
+    def _record(self, records: ArchiveIterator, record: ArcWarcRecord, source: str) -> Record:
+        page, skipped = None, self._skip_reason(record)
+        if skipped is None:
+            page, skipped = self._page(record, source, records)
+        offset = records.get_record_offset()
+        # After the record is drained, warcio's offset is where the next one starts
+        # (past the blank lines that separate uncompressed records).
+        end = records.offset
+        if page is not None:
+            page = replace(page, offset=offset)
+        return Record(source, end, page=page, skipped=skipped)
+
+    def _skip_reason(self, record: ArcWarcRecord) -> str | None:
+        if record.rec_type not in _PAGE_TYPES:
+            return SKIPPED_TYPE
+        if record.http_headers is not None:
+            status = record.http_headers.get_statuscode()
+            if not status.isdigit() or int(status) not in self.options.statuses:
+                return SKIPPED_STATUS
+        return None
+
+    def _page(self, record: ArcWarcRecord, source: str,
+              records: ArchiveIterator) -> tuple[Page | None, str | None]:
+        limit = self.options.max_body_bytes
+        try:
+            body = record.content_stream().read(limit + 1)
+        except (zlib.error, OSError, ValueError) as error:
+            logger.info("%s: content decoding failed: %s", source, error)
+            return None, SKIPPED_BAD_ENCODING
+        if len(body) > limit:
+            return None, SKIPPED_TOO_LARGE
+        headers = _headers(record)
+        declared = record.rec_headers.get_header("WARC-Identified-Payload-Type")
+        if not (is_html(headers.get("Content-Type"), body) or is_html(declared, b"")):
+            return None, SKIPPED_NOT_HTML
+        page = Page(
+            url=record.rec_headers.get_header("WARC-Target-URI") or "",
+            body=body, headers=headers, fetched_at=record.rec_headers.get_header("WARC-Date"),
+            source=source, record_id=record.rec_headers.get_header("WARC-Record-ID"),
+            status=_status(record),
+        )
+        return page, None
+
+
+def _headers(record: ArcWarcRecord) -> dict[str, str]:
+    # The HTTP headers of a response; a resource record has only its WARC Content-Type.
+    if record.http_headers is None:
+        content_type = record.rec_headers.get_header("Content-Type")
+        return {"Content-Type": content_type} if content_type else {}
+    headers: dict[str, str] = {}
+    for name, value in record.http_headers.headers:
+        headers.setdefault(_title_case(name), value)
+    return headers
+
+
+def _title_case(name: str) -> str:
+    return "-".join(part.capitalize() for part in name.split("-"))
+
+
+def _status(record: ArcWarcRecord) -> int:
+    if record.http_headers is None:
+        return 200
+    status = record.http_headers.get_statuscode()
+    return int(status) if status.isdigit() else 0
+
+
+def _resync(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
+    """The offset of the next plausible record start at or after ``position``, if any."""
+    handle.seek(position)
+    carry = b""
+    base = position
+    while chunk := handle.read(_SCAN_BYTES):
+        window = carry + chunk
+        found = _find_start(window, gzipped)
+        if found is not None:
+            return base - len(carry) + found
+        carry = window[-64:]
+        base += len(chunk)
+    return None
+
+
+def _find_start(window: bytes, gzipped: bool) -> int | None:
+    if gzipped:
+        found = window.find(_GZIP_MAGIC)
+        return found if found >= 0 else None
+    match = _WARC_START.search(window) or _ARC_START.search(window)
+    return match.start(1) if match else None

@@ -1,0 +1,45 @@
+"""Word tokens and the normalised text every dedup level and filter reads.
+
+A page is tokenised once: the same tokens count the words, feed the
+non-letter filter, make the exact-duplicate hash and the MinHash shingles.
+Han characters and kana count as one token each, since those scripts put no
+spaces between words; every other token is a run of letters and digits, so
+case, punctuation and whitespace vanish from the normalised form.
+"""
+
+from __future__ import annotations
+
+import re
+from hashlib import blake2b
+
+# Han, Hiragana, Katakana and CJK compatibility ideographs: one token per character.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
+_NONLETTER = re.compile(r"[^\w\s]|[\d_]")
+
+PARAGRAPH_SEPARATOR = "\n\n"
+"""How ``Extraction.text`` (and so ``Document.text``) joins paragraphs."""
+
+
+def tokens(text: str) -> list[str]:
+    """The case-folded word tokens of ``text``."""
+    return _TOKEN.findall(text.casefold())
+
+
+def normalise(words: list[str]) -> str:
+    """One canonical string for a token list: what "the same text" means."""
+    return " ".join(words)
+
+
+def hash64(data: str | bytes) -> int:
+    """A stable signed 64-bit hash (fits SQLite's INTEGER), the same in every process."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return int.from_bytes(blake2b(raw, digest_size=8).digest(), "big", signed=True)
+
+
+def nonletter_ratio(text: str) -> float:
+    """Share of the non-space characters that are not letters (digits, symbols, punctuation)."""
+    visible = len("".join(text.split()))
+    if visible == 0:
+        return 1.0
+    return len(_NONLETTER.findall(text)) / visible
