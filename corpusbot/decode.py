@@ -23,6 +23,7 @@ browsers' own fallback.
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -75,8 +76,9 @@ _PUNCTUATION = (
     "\u2014\u2013\u2026\u00a1\u00bf\u00b7"
 )
 _IMPOSSIBLE_RE = re.compile("[\x80-\x9f\ufffd]")
-# Bytes the word vote reads: enough words, bounded time on huge pages.
+# What the word vote reads: enough words to decide, bounded time on huge pages.
 MAX_DETECT_BYTES = 65536
+MAX_VOTE_WORDS = 300
 # How much of the body the binary sniffer looks at.
 SNIFF_BYTES = 1024
 
@@ -161,7 +163,8 @@ def detect_encoding(body: bytes) -> str | None:
 
 def _stopword_vote(body: bytes) -> str | None:
     """The single-byte encoding whose reading of the non-ASCII words has most stop words."""
-    words = b" ".join(_HIGH_WORD_RE.findall(body[:MAX_DETECT_BYTES]))
+    found = _HIGH_WORD_RE.finditer(body, 0, MAX_DETECT_BYTES)
+    words = b" ".join(match.group() for match in itertools.islice(found, MAX_VOTE_WORDS))
     known = stoplist(None)
     best, best_hits = None, 0
     for encoding in _SINGLE_BYTE:
