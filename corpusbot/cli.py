@@ -31,21 +31,34 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the arguments of ``command`` only.
+
+    Only the invoked subcommand's module is imported, so that ``extract``
+    does not pay for importing Scrapy.
+    """
     parser = _Parser(prog="corpusbot", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"corpusbot {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, summary in COMMANDS.items():
+        if name != command:
+            sub.add_parser(name, help=summary, add_help=False)
+            continue
         module = importlib.import_module(f"corpusbot.commands.{name}")
-        command = sub.add_parser(name, help=summary, description=module.__doc__)
-        module.configure(command)
-        command.set_defaults(run=module.run)
+        configured = sub.add_parser(name, help=summary, description=module.__doc__)
+        module.configure(configured)
+        configured.set_defaults(run=module.run)
     return parser
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    return next((a for a in argv if a in COMMANDS), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(_command_in(argv)).parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return args.run(args)

@@ -1,0 +1,47 @@
+"""Extract the main text of one HTML page (a file, or - for standard input).
+
+Prints the text, paragraphs separated by blank lines; with --json, one JSON
+object with the text, paragraphs, title, language and the reason an empty
+extraction is empty. Exit status: 0 text found, 2 no main text (the reason
+is logged), 1 the file could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.extraction import extract
+from corpusbot.extractors.modes import MODES
+
+log = logging.getLogger(__name__)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="HTML file, or - for standard input")
+    parser.add_argument("--mode", choices=list(MODES), default="default", help="extraction mode")
+    parser.add_argument("--lang", help="the page's language (ISO 639-1); skips identification")
+    parser.add_argument("--url", help="the page's URL, if known")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        html = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        log.error("cannot read %s: %s", args.file, exc)
+        return EXIT_FAILED
+    result = extract(html, url=args.url, lang=args.lang, mode=args.mode)
+    if args.json:
+        print(json.dumps(asdict(result), ensure_ascii=False))
+    elif result.text:
+        print(result.text)
+    if result.reason:
+        log.warning("%s: no main text (%s)", args.file, result.reason)
+        return EXIT_PARTIAL
+    return EXIT_OK
