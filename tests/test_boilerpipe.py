@@ -31,10 +31,11 @@ def middle(prev: Block, cur: Block, nxt: Block, rules: str = "num_words") -> boo
 
 
 def unit(words: int = 10, content: bool = False, *, level: int = 3, labels=(),
-         offset: int = 0, links: int = 0) -> Unit:
+         offset: int = 0, links: int = 0, density: int = 5) -> Unit:
+    """A unit of ``words`` words on lines of ``density`` words (sparse by default)."""
     return Unit(blocks=[block(words, links)], words=words, anchor_words=links,
-                wrapped_words=words, wrapped_lines=1, tag_level=level, start=offset,
-                end=offset, labels=set(labels), content=content)
+                wrapped_words=words, wrapped_lines=max(1, words // density), tag_level=level,
+                start=offset, end=offset, labels=set(labels), content=content)
 
 
 def segment(html: str) -> list[Block]:
@@ -213,19 +214,19 @@ def test_match_title_uses_og_title():
 
 
 def test_blocks_after_end_mark_are_ignored_once_content_came_first():
-    units = [unit(70, True), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
+    units = [unit(70, True, density=12), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
     bp.ignore_blocks_after_content(units)
     assert [u.content for u in units] == [True, False, False]
 
 
 def test_end_mark_before_enough_content_is_ignored():
-    units = [unit(59, True), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
+    units = [unit(59, True, density=12), unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
     bp.ignore_blocks_after_content(units)
     assert [u.content for u in units] == [True, False, True]
 
 
 def test_content_before_the_title_does_not_count_towards_the_end():
-    units = [unit(70, True), unit(5, labels=[Label.TITLE]),
+    units = [unit(70, True, density=12), unit(5, labels=[Label.TITLE]),
              unit(3, labels=[Label.END_OF_TEXT]), unit(70, True)]
     bp.ignore_blocks_after_content(units)
     assert [u.content for u in units] == [True, False, False, True]
@@ -278,6 +279,14 @@ def test_keep_largest_unit_and_expand_to_its_tag_level():
     assert [u.content for u in units] == [True, False, True, False, True]
     assert Label.VERY_LIKELY_CONTENT in units[2].labels
     assert Label.MIGHT_BE_CONTENT in units[0].labels
+
+
+def test_expansion_takes_full_text_at_the_same_level_or_deeper():
+    units = [unit(20, True, level=5, density=12), unit(300, True, level=3),
+             unit(20, True, level=4, density=12), unit(20, True, level=4, density=5),
+             unit(20, True, level=3, density=12)]
+    bp.keep_largest_unit(units)
+    assert [u.content for u in units] == [True, True, True, False, True]
 
 
 def test_expansion_stops_at_a_shallower_unit():
