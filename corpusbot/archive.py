@@ -22,10 +22,13 @@ after it; a file that cannot be opened yields ``archive/unreadable``.
 
 from __future__ import annotations
 
+import glob
 import logging
+import os
 import re
 import zlib
 from collections.abc import Iterator
+from contextlib import redirect_stderr
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -65,6 +68,7 @@ _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_START = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
 _ARC_START = re.compile(rb"(?:^|\n)(\S+ \d{1,3}(?:\.\d{1,3}){3} \d{14} \S* \d+\n)")
 _SCAN_BYTES = 1 << 20
+_URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:\S")
 # What a damaged archive raises from warcio, gzip or the parsers beneath it.
 _DAMAGE = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError,
            ValueError, IndexError, UnicodeDecodeError)
@@ -102,7 +106,8 @@ def is_html(content_type: str | None, body: bytes) -> bool:
     mime = (content_type or "").split(";", 1)[0].strip().lower()
     if mime in HTML_TYPES:
         return True
-    return mime in UNKNOWN_TYPES and bool(_HTML_SNIFF.match(body[:_SNIFF_BYTES]))
+    head = body[:_SNIFF_BYTES].removeprefix(b"\xef\xbb\xbf")
+    return mime in UNKNOWN_TYPES and bool(_HTML_SNIFF.match(head))
 
 
 class ArchiveReader:
@@ -134,23 +139,36 @@ class ArchiveReader:
             handle.seek(position)
             records = ArchiveIterator(handle, arc2warc=True)
             try:
-                for record in records:
-                    yield self._record(records, record, source)
+                while (record := self._next(records, source)) is not None:
+                    yield record
+                if _has_tail(handle, records.offset):  # warcio ends quietly on a cut record
+                    logger.warning("%s: truncated after offset %d", source, records.offset)
+                    yield Record(source, os.fstat(handle.fileno()).st_size, skipped=DAMAGED)
                 return
             except _DAMAGE as error:
-                failed_at = records.offset
+                # A whole-file gzip makes warcio's offsets meaningless: never step back.
+                failed_at = max(records.offset, position)
                 logger.warning("%s: damaged record at offset %d: %s", source, failed_at, error)
             position = _resync(handle, failed_at + 1, gzipped)
             yield Record(source, position if position is not None else failed_at, skipped=DAMAGED)
 
+    def _next(self, records: ArchiveIterator, source: str) -> Record | None:
+        # warcio writes some warnings straight to stderr; they go to the log instead.
+        with redirect_stderr(_LogWriter()):
+            record = next(records, None)
+            return None if record is None else self._record(records, record, source)
+
     def _record(self, records: ArchiveIterator, record: ArcWarcRecord, source: str) -> Record:
         page, skipped = None, self._skip_reason(record)
         if skipped is None:
-            page, skipped = self._page(record, source, records)
-        offset = records.get_record_offset()
+            page, skipped = self._page(record, source)
+        offset = records.get_record_offset()  # drains what is left of the record
         # After the record is drained, warcio's offset is where the next one starts
         # (past the blank lines that separate uncompressed records).
         end = records.offset
+        if getattr(record.raw_stream, "limit", 0) > 0:
+            logger.warning("%s: record at offset %d is truncated", source, offset)
+            return Record(source, end, skipped=DAMAGED)
         if page is not None:
             page = replace(page, offset=offset)
         return Record(source, end, page=page, skipped=skipped)
@@ -158,14 +176,15 @@ class ArchiveReader:
     def _skip_reason(self, record: ArcWarcRecord) -> str | None:
         if record.rec_type not in _PAGE_TYPES:
             return SKIPPED_TYPE
+        if not _URI.match(record.rec_headers.get_header("WARC-Target-URI") or ""):
+            return DAMAGED  # warcio reads any five-word line as an ARC header
         if record.http_headers is not None:
             status = record.http_headers.get_statuscode()
             if not status.isdigit() or int(status) not in self.options.statuses:
                 return SKIPPED_STATUS
         return None
 
-    def _page(self, record: ArcWarcRecord, source: str,
-              records: ArchiveIterator) -> tuple[Page | None, str | None]:
+    def _page(self, record: ArcWarcRecord, source: str) -> tuple[Page | None, str | None]:
         limit = self.options.max_body_bytes
         try:
             body = record.content_stream().read(limit + 1)
@@ -185,6 +204,18 @@ class ArchiveReader:
             status=_status(record),
         )
         return page, None
+
+
+class _LogWriter:
+    """A stand-in for stderr that sends each line to the log."""
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            logger.info("warcio: %s", text.strip())
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 def _headers(record: ArcWarcRecord) -> dict[str, str]:
@@ -209,6 +240,12 @@ def _status(record: ArcWarcRecord) -> int:
     return int(status) if status.isdigit() else 0
 
 
+def _has_tail(handle: BinaryIO, end: int) -> bool:
+    """Whether anything but blank space follows ``end``, where warcio stopped reading."""
+    handle.seek(end)
+    return bool(handle.read(_SNIFF_BYTES).strip(b"\r\n\t \x00"))
+
+
 def _resync(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
     """The offset of the next plausible record start at or after ``position``, if any."""
     handle.seek(position)
@@ -230,3 +267,29 @@ def _find_start(window: bytes, gzipped: bool) -> int | None:
         return found if found >= 0 else None
     match = _WARC_START.search(window) or _ARC_START.search(window)
     return match.start(1) if match else None
+
+
+def find_archives(patterns: list[str]) -> tuple[list[Path], list[str]]:
+    """The archive files named by ``patterns`` (files, folders, globs), and the patterns that
+    matched nothing. Folders are searched recursively for archive names; order is sorted
+    within each pattern and kept across patterns, and no file is listed twice."""
+    found: dict[Path, None] = {}
+    missing = []
+    for pattern in patterns:
+        matches = _expand(pattern)
+        if not matches:
+            missing.append(pattern)
+        found.update(dict.fromkeys(matches))
+    return list(found), missing
+
+
+def _expand(pattern: str) -> list[Path]:
+    path = Path(pattern)
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.is_file() and is_archive(p))
+    if path.is_file():
+        return [path]
+    if glob.has_magic(pattern):
+        hits = (Path(p) for p in glob.glob(pattern, recursive=True))
+        return sorted(p for p in hits if p.is_file() and is_archive(p))
+    return []

@@ -1,0 +1,143 @@
+"""Build a deduplicated per-language JSONL corpus from WARC/ARC archives.
+
+INPUT can be files, folders (searched for *.warc, *.warc.gz, *.arc,
+*.arc.gz) and globs. Running the same command again resumes where it
+stopped; a run over inputs already read adds nothing. Ctrl-C stops at the
+next commit. Exit status: 0 done, 1 failed, 2 partial (some records or
+files unreadable, or interrupted: run again to continue).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from corpusbot.archive import ReaderOptions, find_archives
+from corpusbot.corpus import Corpus, CorpusBusyError, CorpusMismatchError, CorpusOptions
+from corpusbot.dedup.index import IndexMismatchError
+from corpusbot.dedup.options import LEVELS, DedupOptions
+from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.extractors.modes import MODES
+from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
+from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.progress import ProgressBar, summary
+from corpusbot.run import Runner, RunOptions, RunReport, interrupt_stops
+from corpusbot.writer import COMPRESSIONS
+
+log = logging.getLogger(__name__)
+
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kmg]?)i?b?$", re.IGNORECASE)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="archive files, folders, globs")
+    parser.add_argument("-o", "--output", required=True, type=Path, help="corpus folder")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--mode", choices=list(MODES), default="default", help="extraction mode")
+    parser.add_argument("--lang", action="append", default=[],
+                        help="allowed languages, comma-separated (default: all)")
+    parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT)
+    parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT)
+    parser.add_argument("--status", default="200", help="HTTP statuses to keep (default: 200)")
+    parser.add_argument("--dedup", type=Path, help="dedup index (default: OUT/dedup.sqlite)")
+    parser.add_argument("--dedup-levels", default="url,exact,near",
+                        help=f"comma-separated, of {','.join(LEVELS)} (default: url,exact,near)")
+    parser.add_argument("--near-threshold", type=float, default=0.8,
+                        help="Jaccard similarity of a near duplicate (default: 0.8)")
+    parser.add_argument("--compression", choices=list(COMPRESSIONS), default="gzip")
+    parser.add_argument("--shard-size", type=parse_size, default="256M",
+                        help="JSONL bytes per shard before rotation (default: 256M)")
+    parser.add_argument("--commit-every", type=int, default=2000, metavar="PAGES",
+                        help="commit after this many pages, or 30 s (default: 2000)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+
+
+def parse_size(text: str) -> int:
+    """Bytes from ``256M``, ``1.5G``, ``64k`` or a plain number."""
+    match = _SIZE.match(text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 256M)")
+    factor = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[match.group(2).lower()]
+    return int(float(match.group(1)) * factor)
+
+
+def run(args: argparse.Namespace) -> int:
+    paths, missing = find_archives(args.inputs)
+    for pattern in missing:
+        log.error("no archive found at %s", pattern)
+    if not paths:
+        return EXIT_FAILED
+    try:
+        processor_options, corpus_options, run_options = _options(args)
+    except ValueError as error:
+        log.error("%s", error)
+        return EXIT_FAILED
+    started = time.monotonic()
+    try:
+        report = _build(args, paths, processor_options, corpus_options, run_options)
+    except (CorpusBusyError, CorpusMismatchError, IndexMismatchError) as error:
+        log.error("%s", error)
+        return EXIT_FAILED
+    if not args.quiet:
+        print(summary(report, time.monotonic() - started, str(args.output)))
+    return _exit_status(report, bool(missing))
+
+
+def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions, RunOptions]:
+    levels = frozenset(x.strip() for x in args.dedup_levels.split(",") if x.strip())
+    dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
+    languages = frozenset(x.strip() for v in args.lang for x in v.split(",") if x.strip())
+    statuses = frozenset(int(x) for x in args.status.split(",") if x.strip())
+    processor = ProcessorOptions(mode=args.mode, languages=languages, min_words=args.min_words,
+                                 max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup)
+    corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
+                           dedup=dedup, dedup_path=args.dedup)
+    run = RunOptions(jobs=max(1, args.jobs), commit_pages=args.commit_every,
+                     reader=ReaderOptions(statuses=statuses))
+    return processor, corpus, run
+
+
+def _build(args: argparse.Namespace, paths: list[Path], processor_options: ProcessorOptions,
+           corpus_options: CorpusOptions, run_options: RunOptions) -> RunReport:
+    recorded = {"processor": _plain(asdict(processor_options)),
+                "corpus": _plain(asdict(corpus_options)), "jobs": run_options.jobs}
+    corpus = Corpus(args.output, corpus_options, run_options=recorded)
+    progress = None if args.quiet else ProgressBar()
+    runner = Runner(Processor(processor_options), corpus, run_options, progress)
+    try:
+        with interrupt_stops(runner):
+            return runner.run(paths)
+    except BaseException:
+        corpus.abort()
+        raise
+    finally:
+        if progress:
+            progress.close()
+
+
+def _plain(value: object) -> object:
+    # Options as JSON: sets become sorted lists, paths strings.
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def _exit_status(report: RunReport, missing: bool) -> int:
+    if report.stats["archive/files"] == 0 and report.stats["archive/unreadable"]:
+        return EXIT_FAILED
+    if report.status != "done" or report.damaged or missing:
+        if report.status == "interrupted":
+            print("interrupted: run the same command again to continue", file=sys.stderr)
+        return EXIT_PARTIAL
+    return EXIT_OK
