@@ -1,9 +1,4 @@
-"""Boilerpipe's shallow-text classifier and the ArticleExtractor heuristics.
-
-Classifier tests: three hand-made blocks, the middle one is classified; each
-test walks one branch of the published decision tree, the other features
-kept neutral.
-"""
+"""The ArticleExtractor heuristics around the shallow-text classifier."""
 
 from __future__ import annotations
 
@@ -14,20 +9,15 @@ from lxml import etree
 from corpusbot import blocks as blocks_mod
 from corpusbot.blocks import Block
 from corpusbot.extractors import boilerpipe as bp
-from corpusbot.extractors.boilerpipe import Label, Unit
+from corpusbot.extractors import shallowtext as st
+from corpusbot.extractors.shallowtext import Label, Unit
 
 
-def block(words: int = 0, links: int = 0, tag: str = "p", text: str | None = None,
-          path: str | None = None) -> Block:
+def block(words: int = 0, links: int = 0, text: str | None = None) -> Block:
     """A block of ``words`` words, the first ``links`` of them inside anchors."""
     text = text if text is not None else " ".join(["word"] * words)
-    return Block(element=etree.Element(tag), dom_path=path or f"html.body.{tag}",
-                 position=0, text=text, link_chars=len(" ".join(["word"] * links)),
-                 link_words=links)
-
-
-def middle(prev: Block, cur: Block, nxt: Block, rules: str = "num_words") -> bool:
-    return bp.classify([prev, cur, nxt], rules=rules)[1]
+    return Block(element=etree.Element("p"), dom_path="html.body.p", position=0, text=text,
+                 link_chars=len(" ".join(["word"] * links)), link_words=links)
 
 
 def unit(words: int = 10, content: bool = False, *, level: int = 3, labels=(),
@@ -40,127 +30,6 @@ def unit(words: int = 10, content: bool = False, *, level: int = 3, labels=(),
 
 def segment(html: str) -> list[Block]:
     return blocks_mod.segment(lxml.html.document_fromstring(html))
-
-
-# -- features -----------------------------------------------------------------
-
-
-def test_words_count_tokens_with_letters_or_digits():
-    assert bp.count_words("Hello , world 42 -- ok")[0] == 4
-
-
-def test_text_density_wraps_lines_at_80_characters():
-    words, wrapped_words, lines = bp.count_words(" ".join(["abcd"] * 40))
-    # 16 words of 5 characters fill an 80-character line; 8 are left over
-    assert (words, wrapped_words, lines) == (40, 32, 2)
-
-
-def test_short_block_density_is_its_word_count():
-    assert bp.count_words("three short words") == (3, 3, 1)
-
-
-def test_cjk_text_counts_characters_per_word():
-    words = bp.count_words("中华人民共和国成立")[0]
-    assert words == -(-9 // bp.CJK_CHARS_PER_WORD)
-
-
-def test_link_density_is_anchor_words_over_words():
-    (u,) = bp.to_units([block(10, links=4)])
-    assert u.link_density == pytest.approx(0.4)
-
-
-def test_cjk_link_density_uses_the_anchor_share_of_characters():
-    b = Block(element=etree.Element("p"), dom_path="html.body.p", position=0,
-              text="新闻新闻新闻新闻", link_chars=4, link_words=1)
-    (u,) = bp.to_units([b])
-    assert u.link_density == pytest.approx(0.5)
-
-
-def test_tag_level_ignores_inline_elements():
-    root = lxml.html.fromstring("<div><p><a><b>x</b></a></p></div>")
-    para = root.find(".//p")
-    assert bp.tag_level(root.find(".//b")) == bp.tag_level(para) == bp.tag_level(root) + 1
-
-
-def test_empty_blocks_are_skipped():
-    assert bp.classify([block(text=" "), block(30)]) == [False, True]
-
-
-# -- the number-of-words tree -------------------------------------------------
-
-
-def test_rule_high_link_density_is_boilerplate():
-    assert not middle(block(50), block(50, links=20), block(50))
-
-
-def test_rule_long_block_is_content():
-    assert middle(block(5), block(17), block(0))
-
-
-def test_rule_short_block_before_long_block_is_content():
-    assert middle(block(0), block(5), block(16))
-
-
-def test_rule_short_block_after_block_of_five_words_is_content():
-    assert middle(block(5), block(5), block(5))
-
-
-def test_rule_short_block_among_short_blocks_is_boilerplate():
-    assert not middle(block(4), block(16), block(15))
-
-
-def test_rule_after_link_list_long_block_is_content():
-    assert middle(block(10, links=6), block(41), block(0))
-
-
-def test_rule_after_link_list_block_before_long_block_is_content():
-    assert middle(block(10, links=6), block(40), block(18))
-
-
-def test_rule_after_link_list_short_blocks_are_boilerplate():
-    assert not middle(block(10, links=6), block(40), block(17))
-
-
-def test_document_edges_count_as_empty_blocks():
-    assert bp.classify([block(10)]) == [False]
-
-
-# -- the text-density tree ----------------------------------------------------
-
-
-def dense(lines: int) -> Block:
-    """A block whose text density is about 13 (full lines of 4-letter words)."""
-    return block(16 * lines + 1)
-
-
-def test_density_rule_high_link_density_is_boilerplate():
-    assert not middle(dense(2), block(50, links=20), dense(2), "density")
-
-
-def test_density_rule_dense_block_before_text_is_content():
-    assert middle(block(5), dense(2), block(3), "density")
-
-
-def test_density_rule_dense_block_at_the_end_is_boilerplate():
-    assert not middle(block(5), dense(2), block(text=""), "density")
-
-
-def test_density_rule_sparse_block_before_dense_block_is_content():
-    assert middle(block(0), block(5), dense(2), "density")
-
-
-def test_density_rule_sparse_block_after_block_of_five_is_content():
-    assert middle(block(5), block(5), block(5), "density")
-
-
-def test_density_rule_sparse_blocks_are_boilerplate():
-    assert not middle(block(4), block(9), block(10), "density")
-
-
-def test_density_rule_after_link_list_needs_dense_next_block():
-    links = block(10, links=6)
-    assert middle(links, block(5), dense(2), "density")
-    assert not middle(links, block(5), block(11), "density")
 
 
 # -- article heuristics -------------------------------------------------------
@@ -180,7 +49,7 @@ def test_ordinary_text_is_not_terminating(text):
 
 
 def test_long_blocks_never_terminate():
-    units = bp.to_units([block(text="Comments " + "word " * 20)])
+    units = st.to_units([block(text="Comments " + "word " * 20)])
     bp.find_terminating_blocks(units)
     assert Label.END_OF_TEXT not in units[0].labels
 
@@ -201,14 +70,14 @@ def test_potential_titles_split_at_typographic_dashes():
 
 
 def test_match_title_labels_the_first_equal_block():
-    units = bp.to_units([block(text="Menu"), block(text="Storm hits the “coast”!"),
+    units = st.to_units([block(text="Menu"), block(text="Storm hits the “coast”!"),
                          block(text="Storm hits the coast")])
     bp.match_title(units, ["Storm hits the coast - Daily News"])
     assert [Label.TITLE in u.labels for u in units] == [False, True, False]
 
 
 def test_match_title_uses_og_title():
-    units = bp.to_units([block(text="Storm hits the coast")])
+    units = st.to_units([block(text="Storm hits the coast")])
     bp.match_title(units, ["Daily News", "Storm hits the coast"])
     assert Label.TITLE in units[0].labels
 
@@ -247,7 +116,7 @@ def test_fusion_absorbs_content_into_the_unit_before():
 
 def test_fusion_keeps_every_block_and_its_element():
     originals = [block(5), block(50), block(40)]
-    units = bp.to_units(originals)
+    units = st.to_units(originals)
     for u in units:
         u.content = True
     fused = bp.fuse_by_proximity(units, content_only=True, same_tag_level=False)
@@ -337,3 +206,8 @@ def test_select_keeps_the_article_with_its_title():
     assert texts[0] == "Storm hits the coast"
     assert len(texts) == 3
     assert all(b.element.tag in {"h1", "p"} for b in chosen)
+
+
+def test_classify_is_the_bare_classifier():
+    blocks = [block(3), block(30), block(2, links=2), block(20)]
+    assert bp.classify(blocks) == st.classify(blocks) == [True, True, False, False]

@@ -1,44 +1,31 @@
 """Boilerpipe's ArticleExtractor on the shared blocks.
 
-Kohlschütter, Frankhauser, Nejdl, "Boilerplate Detection using Shallow Text
-Features", WSDM 2010: a decision tree over the *number of words*, *link
-density* (words inside anchors / words) and *text density* (words per
-wrapped line of 80 characters) of the previous, current and next block,
-wrapped in the article heuristics of the Boilerpipe library's
-ArticleExtractor (title matching, terminating blocks, block fusion, keeping
-the largest content region and expanding around it).
-
-Boilerpipe's TextBlock becomes a ``Unit``: a run of our ``Block`` objects
-with summed features, so fusion never loses the element each block points
-at.
-
-Words: a token is a whitespace-separated run holding a letter or digit, as
-in Boilerpipe's tokenizer. Text in Han, Hiragana or Katakana has no spaces;
-there every ``CJK_CHARS_PER_WORD`` characters count as one word, close to the
-length of a Chinese word, so the English-trained thresholds keep their
-meaning (a whole unspaced sentence counted as one word would never reach
-them).
+The article heuristics of the Boilerpipe library (Kohlschütter) around the
+shallow-text classifier of ``shallowtext``: title matching, terminating
+blocks (comment sections, copyright lines) and ignoring what follows them,
+block fusion, keeping the largest content region and expanding around it.
+Each stage is one function named after the Boilerpipe filter it follows;
+where a stage deviates from Boilerpipe its docstring says so and what the
+deviation measured on the gold sets of ``../shared/bench``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import Enum, auto
-
-from lxml import etree
+from collections.abc import Sequence
 
 from corpusbot.blocks import Block
+from corpusbot.extractors.shallowtext import (
+    Label,
+    Unit,
+    classify,
+    classify_units,
+    fulltext_words,
+    num_words_rules,
+    to_units,
+)
 
-LINE_WIDTH = 80
-"""Characters per wrapped line, for text density (the paper's 80)."""
-
-CJK_CHARS_PER_WORD = 2
-"""Unspaced CJK characters counted as one word (see the module docstring)."""
-
-FULLTEXT_MIN_TEXT_DENSITY = 9
-"""A block counts as full text from this text density (HeuristicFilterBase)."""
+__all__ = ["classify", "select"]
 
 END_OF_TEXT_MIN_WORDS = 60
 """Full-text words needed before an end-of-text mark ends the article."""
@@ -62,86 +49,16 @@ sets, -0.7 of recall on scrapinghub; 0.33 and 0.5 measured within 0.002)."""
 LARGE_BLOCK_MIN_WORDS = 100
 """Boilerplate blocks at the content's tag level become content from this size."""
 
-# Tags that do not open a new block level in Boilerpipe's SAX handler; every
-# other element counts one tag level.
-INLINE_TAGS = frozenset({
-    "a", "abbr", "acronym", "b", "big", "cite", "code", "em", "font", "i", "kbd",
-    "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
-    "time", "tt", "u", "var",
-})
-
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]{{1,{CJK_CHARS_PER_WORD}}}|[^\s{_CJK}]+")
-_HAS_CJK = re.compile(f"[{_CJK}]")
-_WORD_CHAR = re.compile(r"[^\W_]")
-
-
-class Label(Enum):
-    """Boilerpipe's block labels (``DefaultLabels``) that the article chain reads."""
-
-    TITLE = auto()
-    END_OF_TEXT = auto()
-    MIGHT_BE_CONTENT = auto()
-    VERY_LIKELY_CONTENT = auto()
-    HEADING = auto()
-    LI = auto()
-
-
-@dataclass(slots=True, eq=False)
-class Unit:
-    """Boilerpipe's TextBlock: one block, or several fused, with summed features.
-
-    ``start`` and ``end`` are block offsets (Boilerpipe's ``offsetBlocks``),
-    which let fusion measure the distance across removed blocks.
-    """
-
-    blocks: list[Block]
-    words: int
-    anchor_words: int
-    wrapped_words: int
-    wrapped_lines: int
-    tag_level: int
-    start: int
-    end: int
-    labels: set[Label] = field(default_factory=set)
-    content: bool = False
-
-    @property
-    def text(self) -> str:
-        return "\n".join(b.text for b in self.blocks)
-
-    @property
-    def link_density(self) -> float:
-        """Words in anchors / words."""
-        return self.anchor_words / self.words if self.words else 0.0
-
-    @property
-    def text_density(self) -> float:
-        """Words per wrapped line, the last incomplete line left out."""
-        return self.wrapped_words / self.wrapped_lines if self.wrapped_lines else 0.0
-
-    def merge(self, other: Unit) -> None:
-        """Fuse ``other`` (the next unit) into this one (``mergeNext``)."""
-        self.blocks.extend(other.blocks)
-        self.words += other.words
-        self.anchor_words += other.anchor_words
-        self.wrapped_words += other.wrapped_words
-        self.wrapped_lines += other.wrapped_lines
-        self.start, self.end = min(self.start, other.start), max(self.end, other.end)
-        self.content |= other.content
-        self.labels |= other.labels
-        self.tag_level = min(self.tag_level, other.tag_level)
-
-
-_EDGE = Unit(blocks=[], words=0, anchor_words=0, wrapped_words=0, wrapped_lines=0,
-             tag_level=0, start=-1, end=-1)
-"""The empty block Boilerpipe puts before the first and after the last block."""
-
 
 def select(
     blocks: Sequence[Block], title: str | None = None, og_title: str | None = None,
 ) -> list[Block]:
-    """Run the ArticleExtractor chain; return the content blocks in document order."""
+    """Run the ArticleExtractor chain; return the content blocks in document order.
+
+    ``title`` and ``og_title`` are the page's declared titles (or the
+    headline found for it); the first block equal to one of them, or to its
+    headline part, is the title block.
+    """
     units = to_units(blocks)
     find_terminating_blocks(units)
     match_title(units, [t for t in (title, og_title) if t])
@@ -156,124 +73,6 @@ def select(
     large_units_at_tag_level_to_content(units)
     list_at_end_to_content(units)
     return [b for u in units if u.content for b in u.blocks]
-
-
-def classify(blocks: Sequence[Block], rules: str = "num_words") -> list[bool]:
-    """The bare shallow-text classifier: one content flag per input block.
-
-    ``rules`` picks the decision tree: ``"num_words"`` (ArticleExtractor's
-    NumWordsRulesClassifier) or ``"density"`` (DensityRulesClassifier).
-    Blocks without text are never content and are skipped as neighbours.
-    """
-    tree = {"num_words": num_words_rules, "density": density_rules}[rules]
-    units = to_units(blocks)
-    classify_units(units, tree)
-    chosen = {id(u.blocks[0]) for u in units if u.content}
-    return [id(b) in chosen for b in blocks]
-
-
-# -- features ---------------------------------------------------------------
-
-
-def to_units(blocks: Iterable[Block]) -> list[Unit]:
-    """One unit per block with text, numbered in document order."""
-    units = [_unit(b) for b in blocks if b.text.strip()]
-    for offset, unit in enumerate(units):
-        unit.start = unit.end = offset
-    return units
-
-
-def _unit(block: Block) -> Unit:
-    words, wrapped_words, wrapped_lines = count_words(block.text)
-    labels = set()
-    path = block.dom_path.split(".")
-    if block.is_heading:
-        labels.add(Label.HEADING)
-    if "li" in path:
-        labels.add(Label.LI)
-    return Unit(
-        blocks=[block], words=words, anchor_words=anchor_words(block, words),
-        wrapped_words=wrapped_words, wrapped_lines=wrapped_lines,
-        tag_level=tag_level(block.element), start=0, end=0, labels=labels,
-    )
-
-
-def count_words(text: str) -> tuple[int, int, int]:
-    """Words, words in wrapped lines and wrapped lines of ``text``.
-
-    Lines wrap at ``LINE_WIDTH`` characters; the last, incomplete line is
-    left out of the density unless it is the only one (Boilerpipe's
-    content handler), so that short blocks keep their raw word count.
-    """
-    words = lines = line_words = 0
-    line_length = -1
-    for token in _TOKEN.findall(text):
-        if not _WORD_CHAR.search(token):
-            continue
-        words += 1
-        line_words += 1
-        line_length += len(token) + 1
-        if line_length > LINE_WIDTH:
-            lines += 1
-            line_length = len(token)
-            line_words = 1
-    if lines == 0:
-        return words, words, 1
-    return words, words - line_words, lines
-
-
-def anchor_words(block: Block, words: int) -> int:
-    """Words inside ``<a>``; for unspaced CJK text, the anchors' share of characters."""
-    if _HAS_CJK.search(block.text):
-        return round(words * block.link_chars / block.chars) if block.chars else 0
-    return min(block.link_words, words)
-
-
-def tag_level(element: etree._Element) -> int:
-    """Depth of ``element`` counting only block-level elements (Boilerpipe's tagLevel)."""
-    level = 0
-    node: etree._Element | None = element
-    while node is not None:
-        if node.tag not in INLINE_TAGS:
-            level += 1
-        node = node.getparent()
-    return level
-
-
-# -- the classifier -----------------------------------------------------------
-
-
-def num_words_rules(prev: Unit, cur: Unit, nxt: Unit) -> bool:
-    """The paper's C4.8 tree on number of words and link density (NumWordsRulesClassifier)."""
-    if cur.link_density > 0.333333:
-        return False
-    if prev.link_density <= 0.555556:
-        if cur.words > 16 or nxt.words > 15:
-            return True
-        return prev.words > 4
-    if cur.words > 40:
-        return True
-    return nxt.words > 17
-
-
-def density_rules(prev: Unit, cur: Unit, nxt: Unit) -> bool:
-    """The paper's C4.8 tree on text density and link density (DensityRulesClassifier)."""
-    if cur.link_density > 0.333333:
-        return False
-    if prev.link_density <= 0.555556:
-        if cur.text_density > 9:
-            return nxt.text_density != 0
-        if nxt.text_density > 10:
-            return True
-        return prev.text_density > 4
-    return nxt.text_density > 11
-
-
-def classify_units(units: list[Unit], tree: Callable[[Unit, Unit, Unit], bool]) -> None:
-    """Set every unit's content flag from its own and its neighbours' features."""
-    padded = [_EDGE, *units, _EDGE]
-    for i, unit in enumerate(units, start=1):
-        unit.content = tree(padded[i - 1], unit, padded[i + 1])
 
 
 # -- article heuristics -------------------------------------------------------
@@ -390,11 +189,6 @@ def match_title(units: list[Unit], titles: Sequence[str]) -> None:
         if title_key(unit.text) in candidates:
             unit.labels.add(Label.TITLE)
             return
-
-
-def fulltext_words(unit: Unit) -> int:
-    """Words of a unit dense enough to be running text, else 0 (HeuristicFilterBase)."""
-    return unit.words if unit.text_density >= FULLTEXT_MIN_TEXT_DENSITY else 0
 
 
 def ignore_blocks_after_content(units: list[Unit]) -> None:
