@@ -37,13 +37,16 @@ def segment(html: str) -> list[Block]:
 
 @pytest.mark.parametrize("text", [
     "Comments (12)", "12 comments so far", "Post a comment below", "Tell us what you think...",
-    "Have your say on this", "Comment",
+    "Have your say on this", "Comment", "[ 167 comments ]", "34 responses to this story",
+    "© 2019 Daily News Inc.", "Copyright © 2019 Daily News", "Daily News. All rights reserved.",
 ])
 def test_terminating_phrases(text):
     assert bp.is_terminating(text)
 
 
-@pytest.mark.parametrize("text", ["Commentary", "The committee said", "Reuters"])
+@pytest.mark.parametrize("text", [
+    "Commentary", "The committee said", "Reuters", "© AFP / Getty Images", "Photo: © Reuters",
+])
 def test_ordinary_text_is_not_terminating(text):
     assert not bp.is_terminating(text)
 
@@ -112,6 +115,12 @@ def test_fusion_absorbs_content_into_the_unit_before():
     units = [unit(5, False, offset=0), unit(50, True, offset=1), unit(5, False, offset=2)]
     fused = bp.fuse_by_proximity(units, content_only=False, same_tag_level=False)
     assert len(fused) == 2 and fused[0].content and fused[0].words == 55
+
+
+def test_fusion_link_list_absorbs_no_content():
+    units = [unit(5, False, offset=0, links=5), unit(50, True, offset=1)]
+    fused = bp.fuse_by_proximity(units, content_only=False, same_tag_level=False)
+    assert fused == units and not units[0].content
 
 
 def test_fusion_keeps_every_block_and_its_element():
