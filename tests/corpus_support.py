@@ -103,3 +103,43 @@ def deflate_gzip(body: bytes) -> bytes:
 def html_records(prefix: str = "https://example.org/") -> list[Rec]:
     """One response per fixture page, under URLs named after the page."""
     return [Rec(f"{prefix}{name}", page(name)) for name in page_names()]
+
+
+def make_doc(i: int, lang: str = "en", words: int = 80):
+    """A Document with its own random text, fingerprinted as the Processor does."""
+    import random
+
+    from corpusbot.dedup.near import MinHasher
+    from corpusbot.dedup.text import hash64, normalise, tokens
+    from corpusbot.dedup.url import url_key
+    from corpusbot.processor import Document
+
+    rng = random.Random(i)
+    text = " ".join(f"w{rng.randrange(1_000_000)}" for _ in range(words))
+    found = tokens(text)
+    url = f"https://example.org/{lang}/{i}"
+    return Document(url=url, text=text, title=f"t{i}", lang=lang, lang_prob=0.99,
+                    n_words=len(found), extractor="default",
+                    content_hash=hash64(normalise(found)), url_key=url_key(url),
+                    source="crawl", signature=MinHasher().signature(found).tobytes())
+
+
+def read_shards(out_dir: Path) -> list[dict]:
+    """Every record of every finished shard, in shard order."""
+    import json
+
+    import zstandard
+
+    records = []
+    for path in sorted(out_dir.glob("*/*.jsonl*")):
+        if path.name.endswith(".part"):
+            continue
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        elif path.suffix == ".zst":
+            reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data),
+                                                                read_across_frames=True)
+            data = reader.read()
+        records += [json.loads(line) for line in data.splitlines()]
+    return records
