@@ -220,3 +220,21 @@ def test_select_keeps_the_article_with_its_title():
 def test_classify_is_the_bare_classifier():
     blocks = [block(3), block(30), block(2, links=2), block(20)]
     assert bp.classify(blocks) == st.classify(blocks) == [True, True, False, False]
+
+
+def test_select_of_nothing_is_nothing():
+    assert bp.select([]) == []
+    assert bp.classify([]) == []
+
+
+def test_select_keeps_a_lone_content_block():
+    lone = block(30)
+    assert bp.select([lone], title="Unrelated") == [lone]
+
+
+def test_selected_blocks_are_the_input_objects_in_document_order():
+    sentence = "The storm reached the coast early on Monday with strong winds and rain. "
+    blocks = segment(ARTICLE.format(p1=sentence * 4, p2=sentence * 3, p3=sentence * 3))
+    chosen = bp.select(blocks, title="Storm hits the coast")
+    positions = [next(i for i, b in enumerate(blocks) if b is c) for c in chosen]
+    assert positions == sorted(positions)
