@@ -1,0 +1,161 @@
+"""Crawl news sites into a deduplicated per-language corpus and a WARC archive.
+
+Runs the ``news`` spider with this project's Scrapy settings: the corpus
+goes to OUT/<lang>/, the archive of every fetched response to OUT/archive/,
+the resume state to OUT/job/. Stop with Ctrl-C and run the same command
+again to resume; once a crawl has finished, running it again fetches only
+new articles (and those whose sitemap or feed says they changed). Any
+Scrapy or corpusbot setting can be given with -s NAME=VALUE. Exit status:
+0 done, 1 failed (nothing fetched), 2 partial (interrupted: run again to
+continue; or errors in the log).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from scrapy.crawler import CrawlerProcess
+from scrapy.settings import Settings
+
+from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+
+log = logging.getLogger(__name__)
+
+STATS_FILE = "crawl-stats.json"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("urls", nargs="*", metavar="URL", help="start pages, sitemaps or feeds")
+    parser.add_argument("--seeds", type=Path, help="a file of start URLs, one per line")
+    parser.add_argument("-o", "--output", required=True, type=Path,
+                        help="folder of the corpus, the archive and the crawl state")
+    parser.add_argument("--sites", type=Path, help="per-site options (TOML; see the README)")
+    parser.add_argument("-s", "--set", dest="settings", action="append", default=[],
+                        metavar="NAME=VALUE", help="a Scrapy or corpusbot setting (repeatable)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.urls and not args.seeds and not args.sites:
+        log.error("nothing to crawl: give start URLs, --seeds FILE or --sites FILE")
+        return EXIT_USAGE
+    try:
+        settings = crawl_settings(args)
+    except ValueError as error:
+        log.error("%s", error)
+        return EXIT_USAGE
+    stats, failure = _crawl(settings, args)
+    _save_stats(stats, args.output)
+    if not args.quiet and stats:
+        print(summary(stats, args.output))
+    return exit_status(stats, failure)
+
+
+def crawl_settings(args: argparse.Namespace) -> Settings:
+    """This project's settings, the command's defaults, then every ``-s``."""
+    settings = Settings()
+    settings.setmodule("corpusbot.settings", priority="project")
+    output = args.output
+    settings.set("JOBDIR", str(output / "job"), priority="command")
+    show_bar = not args.quiet and sys.stderr.isatty()
+    settings.set("CORPUSBOT_PROGRESS_BAR", show_bar, priority="command")
+    settings.set("CORPUSBOT_PROGRESS_ENABLED", not args.quiet, priority="command")
+    if args.sites:
+        settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")
+    for assignment in args.settings:
+        name, sep, value = assignment.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"-s takes NAME=VALUE, got {assignment!r}")
+        settings.set(name.strip(), value, priority="cmdline")
+    # -o is the one place the output folder is named.
+    settings.set("CORPUSBOT_OUTPUT_DIR", str(output), priority="cmdline")
+    if not args.quiet and not show_bar:
+        logging.getLogger("corpusbot.crawlprogress").setLevel(logging.INFO)
+    return settings
+
+
+def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
+    """Run the spider to the end; its stats, and why it failed to start if it did."""
+    # corpusbot's CLI has configured logging already: no second root handler
+    # (every line twice), and Scrapy's loggers keep the CLI's verbosity.
+    settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
+    quiet = _ScrapyAtLevel(logging.getLogger().level)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(quiet)
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler("news")
+    failures: list[str] = []
+    deferred = process.crawl(crawler, start_urls=args.urls,
+                             seeds=str(args.seeds) if args.seeds else None)
+    deferred.addErrback(lambda failure: failures.append(failure.getErrorMessage()))
+    process.start()
+    stats = crawler.stats.get_stats() if crawler.stats else {}
+    failure = failures[0] if failures else None
+    if failure:
+        log.error("the crawl did not run: %s", failure)
+    return stats, failure
+
+
+class _ScrapyAtLevel(logging.Filter):
+    """Hold Scrapy's and Twisted's records to the CLI's level (Scrapy sets its loggers to DEBUG)."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__()
+        self.level = level
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        ours = not record.name.startswith(("scrapy", "twisted", "py.warnings"))
+        return ours or record.levelno >= self.level
+
+
+def exit_status(stats: dict[str, Any], failure: str | None) -> int:
+    """0 done, 1 nothing fetched, 2 interrupted or errors logged."""
+    if failure or not stats.get("response_received_count"):
+        return EXIT_FAILED
+    if stats.get("finish_reason") != "finished":
+        print("interrupted: run the same command again to continue", file=sys.stderr)
+        return EXIT_PARTIAL
+    if stats.get("log_count/ERROR") or stats.get("spider_exceptions/count"):
+        return EXIT_PARTIAL
+    return EXIT_OK
+
+
+def summary(stats: dict[str, Any], output: Path) -> str:
+    """The final table: per domain, then totals."""
+    domains = sorted({key.split("/")[2] for key in stats if key.startswith("corpusbot/domain/")})
+    width = max([len(d) for d in domains] + [6])
+    lines = [f"{'domain':<{width}}  {'fetched':>8}  {'kept':>6}"]
+    for domain in domains:
+        fetched = stats.get(f"corpusbot/domain/{domain}/fetched", 0)
+        kept = stats.get(f"corpusbot/domain/{domain}/kept", 0)
+        lines.append(f"{domain:<{width}}  {fetched:>8}  {kept:>6}")
+    rejected = {k.removeprefix("corpusbot/rejected/"): v for k, v in stats.items()
+                if k.startswith("corpusbot/rejected/")}
+    lines += [
+        "",
+        f"pages fetched      {stats.get('response_received_count', 0)}",
+        f"articles found     {stats.get('corpusbot/pages/article', 0)}",
+        f"articles kept      {stats.get('corpusbot/kept', 0)}",
+        f"rejected           {sum(rejected.values())}"
+        + (f" ({', '.join(f'{k} {v}' for k, v in sorted(rejected.items()))})" if rejected else ""),
+        f"skipped, unchanged {stats.get('incremental/skipped', 0)}",
+        f"archived           {stats.get('warc/records', 0)} records, "
+        f"{stats.get('warc/bytes', 0) / 1e6:.1f} MB in {output / 'archive'}",
+        f"finished           {stats.get('finish_reason', '?')} after "
+        f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
+    ]
+    return "\n".join(lines)
+
+
+def _save_stats(stats: dict[str, Any], output: Path) -> None:
+    if not stats:
+        return
+    output.mkdir(parents=True, exist_ok=True)
+    plain = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in stats.items()}
+    (output / STATS_FILE).write_text(json.dumps(plain, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,51 @@
+"""What a worker process does with one crawled page: process it, read its metadata.
+
+Runs in the crawl's process pool (``corpusbot.pipelines.process``), never
+on the reactor thread. The Processor travels with each call: it pickles as
+its options (a few hundred bytes) and rebuilds in microseconds, so workers
+hold no state between pages.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from dataclasses import replace
+from typing import Any
+
+from corpusbot.decode import decode_html
+from corpusbot.dom import ParseError, parse_html
+from corpusbot.metadata import extract_metadata
+from corpusbot.page import Page
+from corpusbot.processor import Document, Processor, Rejection
+from corpusbot.workers import process_pages
+
+logger = logging.getLogger(__name__)
+
+
+def process_page(processor: Processor, page: Page, timeout: float) -> Document | Rejection:
+    """The page's Document, with its declared metadata in ``meta``; or a Rejection.
+
+    Metadata is read only for kept documents: a rejected page needs none.
+    """
+    result = process_pages(processor, [page], timeout)[0]
+    if not isinstance(result, Document):
+        return result
+    meta = page_metadata(page)
+    return replace(result, meta={**(result.meta or {}), **meta}) if meta else result
+
+
+def ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group; Scrapy decides what it means."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def page_metadata(page: Page) -> dict[str, Any]:
+    """The page's declared metadata (``corpusbot.metadata``), without empty fields."""
+    try:
+        root = parse_html(decode_html(page.body, page.headers).text)
+    except ParseError as error:
+        logger.debug("%s: no metadata, the page does not parse: %s", page.url, error)
+        return {}
+    fields = extract_metadata(root, page.url).as_dict()
+    return {key: value for key, value in fields.items() if value}

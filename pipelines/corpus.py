@@ -1,0 +1,117 @@
+"""Item pipeline: deduplicate processed pages and write the corpus.
+
+    ITEM_PIPELINES = {"corpusbot.pipelines.corpus.CorpusPipeline": 800}
+
+Takes the ``result`` the process pipeline put on each item and hands it to
+the corpus sink (``corpusbot.corpus.Corpus``) in the main thread, where
+dedup decisions are made in arrival order against the persistent index.
+A kept document's item goes on to later pipelines; a rejected or duplicate
+one is dropped with its reason (``corpusbot/rejected/<reason>``). The corpus
+commits every ``CORPUSBOT_CORPUS_COMMIT_ITEMS`` items or
+``CORPUSBOT_CORPUS_COMMIT_SECONDS``, and at the end; after each commit the
+``corpus_committed`` signal lets the incremental store commit in turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Self
+
+from itemadapter import ItemAdapter
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, NotConfigured
+
+from corpusbot.corpus import Corpus, CorpusOptions
+from corpusbot.processor import Document, Rejection
+from corpusbot.signals import corpus_committed
+
+from .options import corpus_options, processor_options
+
+logger = logging.getLogger(__name__)
+
+
+class CorpusPipeline:
+    """Add processed pages to the corpus; see the module docstring."""
+
+    def __init__(self, crawler: Crawler, out_dir: Path, options: CorpusOptions,
+                 commit_items: int, commit_seconds: float) -> None:
+        self.crawler, self.stats = crawler, crawler.stats
+        self.out_dir, self.options = out_dir, options
+        self.commit_items, self.commit_seconds = commit_items, commit_seconds
+        self.corpus: Corpus | None = None
+        self.uncommitted = 0
+        self.last_commit = time.monotonic()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
+            raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
+        return cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), corpus_options(settings),
+                   settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
+                   settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
+
+    def open_spider(self) -> None:
+        recorded = {"source": "crawl", "processor": _plain(asdict(processor_options(
+            self.crawler.settings))), "corpus": _plain(asdict(self.options))}
+        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
+
+    async def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        result = adapter.get("result")
+        if not isinstance(result, (Document, Rejection)):
+            return item
+        reason = self._add(result)
+        self._maybe_commit()
+        if reason:
+            self.stats.inc_value(f"corpusbot/rejected/{reason}")
+            raise DropItem(f"{reason}: {result.url}", log_level="DEBUG")
+        self.stats.inc_value("corpusbot/kept")
+        self.stats.inc_value(f"corpusbot/kept/{result.lang}")
+        return item
+
+    def close_spider(self) -> None:
+        if self.corpus is None:
+            return
+        self.corpus.close()
+        self.corpus = None
+        self.crawler.signals.send_catch_log(corpus_committed)
+
+    def _add(self, result: Document | Rejection) -> str | None:
+        """Add ``result``; None when kept, else the reason it was not."""
+        before = _rejections(self.corpus.stats)
+        if self.corpus.add(result):
+            self.uncommitted += 1
+            return None
+        self.uncommitted += 1
+        grown = _rejections(self.corpus.stats) - before
+        return next(iter(grown), None) or getattr(result, "reason", "rejected")
+
+    def _maybe_commit(self) -> None:
+        due = time.monotonic() - self.last_commit >= self.commit_seconds
+        if self.uncommitted >= self.commit_items or (due and self.uncommitted):
+            self.corpus.commit()
+            self.uncommitted = 0
+            self.last_commit = time.monotonic()
+            self.stats.inc_value("corpusbot/commits")
+            self.crawler.signals.send_catch_log(corpus_committed)
+
+
+def _rejections(stats: Counter[str]) -> Counter[str]:
+    return Counter({k.removeprefix("rejected/"): v for k, v in stats.items()
+                    if k.startswith("rejected/")})
+
+
+def _plain(value: object) -> object:
+    # Options as JSON for the manifest: sets become sorted lists, paths strings.
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, Path):
+        return str(value)
+    return value

@@ -1,0 +1,50 @@
+"""The Processor's and the corpus's options, read from Scrapy settings.
+
+Both pipelines read the dedup settings through here, so that the features
+the workers compute and the index the corpus checks them against always
+agree.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from scrapy.settings import BaseSettings
+
+from corpusbot.corpus import CorpusOptions
+from corpusbot.dedup.options import DedupOptions
+from corpusbot.processor import ProcessorOptions
+
+
+def dedup_options(settings: BaseSettings) -> DedupOptions:
+    return DedupOptions(
+        levels=frozenset(settings.getlist("CORPUSBOT_DEDUP_LEVELS")),
+        threshold=settings.getfloat("CORPUSBOT_DEDUP_NEAR_THRESHOLD"),
+    )
+
+
+def processor_options(settings: BaseSettings) -> ProcessorOptions:
+    return ProcessorOptions(
+        mode=settings.get("CORPUSBOT_PROCESSOR_MODE"),
+        languages=frozenset(settings.getlist("CORPUSBOT_PROCESSOR_LANGUAGES")),
+        min_words=settings.getint("CORPUSBOT_PROCESSOR_MIN_WORDS"),
+        max_nonletter_ratio=settings.getfloat("CORPUSBOT_PROCESSOR_MAX_NONLETTER_RATIO"),
+        dedup=dedup_options(settings),
+    )
+
+
+def corpus_options(settings: BaseSettings) -> CorpusOptions:
+    dedup_path = settings.get("CORPUSBOT_DEDUP_PATH")
+    return CorpusOptions(
+        compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
+        shard_bytes=settings.getint("CORPUSBOT_CORPUS_SHARD_BYTES"),
+        dedup=dedup_options(settings),
+        dedup_path=Path(dedup_path) if dedup_path else None,
+    )
+
+
+def worker_count(settings: BaseSettings) -> int:
+    """``CORPUSBOT_PROCESS_WORKERS``, where 0 means every core but one (at least one)."""
+    workers = settings.getint("CORPUSBOT_PROCESS_WORKERS")
+    return workers if workers > 0 else max(1, (os.cpu_count() or 1) - 1)
