@@ -139,10 +139,17 @@ class _Segmenter:
             self.link = False
 
     def characters(self, text: str | None) -> None:
-        if not text or text.isspace():
+        if not text:
+            return
+        cur = self.current
+        if text.isspace():
+            # jusText drops whitespace-only text, which glues the words of
+            # "<b>a</b> <i>b</i>" together; one space keeps them apart
+            # without counting as text of its own.
+            if cur.chunks and not cur.chunks[-1].endswith((" ", "\n")):
+                cur.chunks.append(" ")
             return
         text = _normalize(text)
-        cur = self.current
         cur.chunks.append(text)
         if cur.first_element is None and self.path:
             cur.first_element = self.path[-1]

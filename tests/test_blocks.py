@@ -76,3 +76,7 @@ def test_deep_nesting_is_bounded_by_the_parser():
 def test_xml_declaration_is_tolerated():
     html = '<?xml version="1.0" encoding="utf-8"?><html><body><p>x</p></body></html>'
     assert texts(html) == ["x"]
+
+
+def test_whitespace_only_text_between_inline_tags_keeps_words_apart():
+    assert texts("<body><p><b>import</b> <i>os</i>\n<span>now</span></p></body>") == ["import os now"]

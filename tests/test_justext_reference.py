@@ -29,8 +29,14 @@ def _selections(text: str, stoplist: frozenset[str]) -> tuple[list[str], list[st
     root = dom.parse_html(text)
     dom.strip_invisible(root)
     mine = [b.text for b in ours.select(segment(root), stoplist)]
-    # both keep blocks holding only a <br> space; their empty text is no selection
-    return [t for t in ref if t], [t for t in mine if t]
+    # Selections are compared without whitespace: the reference glues words
+    # split by whitespace-only text nodes, which corpusbot keeps apart. Blocks
+    # holding only a <br> space are no selection.
+    return _squeezed(ref), _squeezed(mine)
+
+
+def _squeezed(texts: list[str]) -> list[str]:
+    return ["".join(t.split()) for t in texts if t.strip()]
 
 
 @needs_bench

@@ -1,12 +1,72 @@
-"""The ``default`` mode: the best composition measured on both gold sets."""
+"""The ``default`` mode: the best composition measured on both gold sets.
+
+1. Candidates: the union of what jusText and Boilerpipe select; each misses
+   text the other finds (jusText short paragraphs, Boilerpipe low-stop-word
+   languages).
+2. Drop candidates inside containers the page names as boilerplate
+   (``corpusbot.extractors.containers``).
+3. Keep the article region: the grandparent groups (Viveros-Jiménez et al.
+   2018) holding at least ``MIN_GROUP_SHARE`` of the largest group's text —
+   a soft form of the paper's single-group rule, because ads and wrappers
+   split articles into sibling chunks — plus every candidate lying between
+   the largest group's first and last block in document order.
+4. Drop the headline from the body: it is the extraction's ``title``.
+
+Measured on ``scrapinghub`` / ``multilingual-dev`` (F1): union alone
+0.881 / 0.891; + soft groups 0.930 / 0.902; + container names 0.946 / 0.900;
++ blocks between 0.951 / 0.910; + headline out 0.953 / 0.911.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from corpusbot.blocks import Block
-from corpusbot.extractors import justext
+from corpusbot.extractors import boilerpipe, grandparent, justext
+from corpusbot.extractors.containers import drop_named_boilerplate
 from corpusbot.extractors.context import PageBlocks
+
+MIN_GROUP_SHARE = 0.2
+"""A group is kept at this share of the largest group's characters; 0.15 and
+0.1 trade scrapinghub precision for multilingual recall, 0.3 loses both."""
 
 
 def select(page: PageBlocks) -> list[Block]:
-    """First version: jusText alone; the composition is tuned next."""
-    return justext.select(page.blocks, page.stoplist)
+    """The main-text blocks of the page, in document order."""
+    candidates = candidates_of(page)
+    candidates = drop_named_boilerplate(candidates)
+    kept = article_region(candidates)
+    return drop_headline(kept, page.title)
+
+
+def candidates_of(page: PageBlocks) -> list[Block]:
+    """The blocks jusText or Boilerpipe selects, in document order."""
+    chosen = {id(b) for b in justext.select(page.blocks, page.stoplist)}
+    chosen |= {id(b) for b in boilerpipe.select(page.blocks, page.title)}
+    return [b for b in page.blocks if id(b) in chosen]
+
+
+def article_region(candidates: Sequence[Block], n: int = grandparent.DEFAULT_N) -> list[Block]:
+    """Large-enough grandparent groups, and what lies between the largest's ends."""
+    found = grandparent.groups(candidates, n)
+    if not found:
+        return []
+    sizes = {key: grandparent.group_chars(blocks) for key, blocks in found.items()}
+    largest = max(sizes, key=sizes.__getitem__)
+    floor = MIN_GROUP_SHARE * sizes[largest]
+    kept = {id(b) for key, blocks in found.items() if sizes[key] >= floor for b in blocks}
+    first, last = found[largest][0].position, found[largest][-1].position
+    kept |= {id(b) for b in candidates if first <= b.position <= last}
+    return [b for b in candidates if id(b) in kept]
+
+
+def drop_headline(blocks: Sequence[Block], headline: str | None) -> list[Block]:
+    """The blocks other than the headline, which the extraction returns as its title."""
+    if not headline:
+        return list(blocks)
+    target = _normalised(headline)
+    return [b for b in blocks if _normalised(b.text) != target]
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split()).lower()
