@@ -47,6 +47,15 @@ def test_a_run_builds_the_corpus_and_prints_a_summary(archives: Path, tmp_path: 
     assert "documents kept" in printed and "dedup/exact" in printed
 
 
+def test_the_bundled_sample(tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    assert main(["warc", str(ROOT / "sample" / "sample.warc.gz"), "-o", str(out), "-q"]) == 0
+    state = manifest(out)
+    assert state["documents"] == 35
+    assert state["rejections"] == {"dedup/exact": 4, "dedup/near": 4}
+    assert {"en", "de", "fr", "es", "pl"} <= set(state["languages"])
+
+
 def test_a_second_run_adds_nothing(archives: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert main(["warc", str(archives), "-o", str(out), "-q"]) == EXIT_OK
