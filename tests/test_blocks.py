@@ -79,4 +79,5 @@ def test_xml_declaration_is_tolerated():
 
 
 def test_whitespace_only_text_between_inline_tags_keeps_words_apart():
-    assert texts("<body><p><b>import</b> <i>os</i>\n<span>now</span></p></body>") == ["import os now"]
+    html = "<body><p><b>import</b> <i>os</i>\n<span>now</span></p></body>"
+    assert texts(html) == ["import os now"]
