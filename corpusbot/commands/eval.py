@@ -49,11 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     for key, error in gold_set.errors.items():
         log.error("page %s not loaded: %s", key, error)
-    try:
-        result = _score_with_progress(gold_set, args.mode, not args.json and sys.stderr.isatty())
-    except NotImplementedError:
-        log.error("extraction mode %r is not implemented yet", args.mode)
-        return EXIT_FAILED
+    result = _score_with_progress(gold_set, args.mode, not args.json and sys.stderr.isatty())
     for page in result.details:
         if page.error is not None:
             log.error("extraction raised on page %s: %s", page.key, page.error)
