@@ -1,0 +1,99 @@
+"""Crawls that run again: incremental re-runs, pause and resume, ``scrapy crawl``, exit codes.
+
+Each test starts its own news site (the site keeps hit counts and a
+publication phase) and runs real crawls in subprocesses.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from collections import Counter
+
+from tests.newssite.client import (
+    REPO,
+    TEST_SETTINGS,
+    NewsSite,
+    corpus_records,
+    crawl_stats,
+    run_crawl,
+)
+
+
+def _articles_fetched(hits: dict[str, int]) -> Counter[str]:
+    return Counter({path: n for path, n in hits.items() if path.startswith("/news/")})
+
+
+def test_a_rerun_fetches_only_new_and_changed_articles(tmp_path):
+    out = tmp_path / "out"
+    with NewsSite() as site:
+        first = run_crawl([f"{site.url}/"], out)
+        assert first.returncode == 0, first.stderr[-2000:]
+        before = _articles_fetched(site.hits())
+        site.phase(2)
+        second = run_crawl([f"{site.url}/"], out)
+        assert second.returncode == 0, second.stderr[-2000:]
+        fetched = _articles_fetched(site.hits()) - before
+        manifest = site.manifest()
+    # Only the new article, the one whose sitemap lastmod moved on, and the
+    # 404 (no article was stored under it, so it may have appeared since).
+    assert set(fetched) == {manifest["held"], manifest["changed"], manifest["missing"]}
+    stats = crawl_stats(out)
+    assert stats["incremental/skipped"] >= len(manifest["articles"]) - 2
+    assert stats["corpusbot/kept"] == 1
+    stored = [r["url"].removeprefix(site.url) for r in corpus_records(out)]
+    assert sorted(stored) == manifest["articles"]
+
+
+def test_an_interrupted_crawl_resumes_where_it_stopped(tmp_path):
+    out = tmp_path / "out"
+    with NewsSite() as site:
+        stopped = run_crawl([f"{site.url}/"], out, "CLOSESPIDER_PAGECOUNT=8",
+                            "CONCURRENT_REQUESTS_PER_DOMAIN=1")
+        assert stopped.returncode == 2, stopped.stderr[-2000:]
+        assert crawl_stats(out)["finish_reason"] == "closespider_pagecount"
+        assert (out / "job" / "requests.seen").is_file()
+        resumed = run_crawl([f"{site.url}/"], out)
+        assert resumed.returncode == 0, resumed.stderr[-2000:]
+        hits, manifest = site.hits(), site.manifest()
+    stored = Counter(r["url"].removeprefix(site.url) for r in corpus_records(out))
+    assert sorted(stored) == manifest["articles"] and set(stored.values()) == {1}
+    # Resuming re-fetched nothing the first run had already fetched.
+    assert hits["/"] == 1
+    assert not (out / "job" / "requests.seen").exists()
+
+
+def test_scrapy_crawl_news_from_the_repository_root(tmp_path):
+    out = tmp_path / "out"
+    with NewsSite() as site:
+        command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a",
+                   f"start_urls={site.url}/", "-s", f"CORPUSBOT_OUTPUT_DIR={out}",
+                   "-s", "LOG_LEVEL=INFO"]
+        for setting in TEST_SETTINGS:
+            command += ["-s", setting]
+        result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120,
+                                check=False)
+        manifest = site.manifest()
+    assert result.returncode == 0, result.stderr[-2000:]
+    stored = sorted(r["url"].removeprefix(site.url) for r in corpus_records(out))
+    assert stored == manifest["articles"]
+    assert list((out / "archive").glob("*.warc.gz"))
+
+
+def test_seeds_file_and_usage_errors(tmp_path):
+    out = tmp_path / "out"
+    usage = subprocess.run([sys.executable, "-m", "corpusbot", "crawl", "-o", str(out)],
+                           cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    assert usage.returncode == 64
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(f"# nothing listens here\nhttp://127.0.0.1:{_free_port()}/\n")
+    failed = run_crawl(["--seeds", str(seeds)], out, "RETRY_TIMES=0",
+                       "CORPUSBOT_SPIDER_SITEMAPS_ENABLED=False", "ROBOTSTXT_OBEY=False")
+    assert failed.returncode == 1, failed.stderr[-2000:]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
