@@ -27,9 +27,12 @@ FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xm
 
 _FEED_ROOTS = {"rss", "feed", "RDF"}
 _SITEMAP_ROOTS = {"urlset", "sitemapindex"}
+# rel and type are case-insensitive in HTML.
+_LOWER = 'translate({}, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")'
+_TYPE = _LOWER.format("normalize-space(@type)")
 _FEED_LINKS = (
-    '//link[contains(concat(" ", normalize-space(@rel), " "), " alternate ")]'
-    "[@type = $t1 or @type = $t2 or @type = $t3]/@href"
+    f'//link[contains(concat(" ", normalize-space({_LOWER.format("@rel")}), " "), " alternate ")]'
+    f"[{_TYPE} = $t1 or {_TYPE} = $t2 or {_TYPE} = $t3]/@href"
 )
 
 
