@@ -35,6 +35,11 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 _PARSER_OPTIONS = {"remove_comments": True, "remove_pis": True, "huge_tree": False}
 
+_HIDDEN = etree.XPath(
+    "//body//*[@hidden or @aria-hidden='true'"
+    " or contains(translate(@style, ' ', ''), 'display:none')]"
+)
+
 
 @dataclass(slots=True, frozen=True)
 class Head:
@@ -79,6 +84,18 @@ def strip_invisible(root: etree._Element) -> None:
     """Cut what no reader sees, keeping each cut element's tail text."""
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     etree.strip_tags(root, *UNWRAPPED_TAGS)
+
+
+def strip_hidden(root: etree._Element) -> None:
+    """Cut the elements the page hides itself, keeping their tails.
+
+    Pages hide duplicate copies of the article, dialogs and templates with
+    the ``hidden`` attribute, ``aria-hidden`` or an inline ``display:none``.
+    jusText's preprocessing keeps them, hence a step of its own.
+    """
+    for element in _HIDDEN(root):
+        if element.getparent() is not None:
+            element.drop_tree()
 
 
 def _clean(value: str | None) -> str | None:

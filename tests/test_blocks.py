@@ -81,3 +81,14 @@ def test_xml_declaration_is_tolerated():
 def test_whitespace_only_text_between_inline_tags_keeps_words_apart():
     html = "<body><p><b>import</b> <i>os</i>\n<span>now</span></p></body>"
     assert texts(html) == ["import os now"]
+
+
+def test_elements_the_page_hides_are_dropped_with_their_tails_kept():
+    html = (
+        '<body><div hidden><p>copy</p></div>a<p style="display: none">b</p>c'
+        '<span aria-hidden="true">icon</span><p>shown</p></body>'
+    )
+    root = dom.parse_html(html)
+    dom.strip_invisible(root)
+    dom.strip_hidden(root)
+    assert [b.text for b in segment(root) if b.text] == ["a", "c", "shown"]
