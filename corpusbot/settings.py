@@ -14,7 +14,8 @@ ADDONS = {"corpusbot.addon.Addon": 0}
 
 # News pages do not need a session; cookies would only make pages vary.
 COOKIES_ENABLED = False
-# The telnet console opens a port nobody here uses.
+# The telnet console and the remote control open ports nobody here uses.
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"

@@ -141,8 +141,8 @@ class RotatingWarcWriter:
 
     def _request_record(self, capture: Capture, response_id: str) -> Any:
         target = request_target(capture.url)
-        http = StatusAndHeaders(f"{capture.method} {target}", capture.request_headers,
-                                protocol=capture.protocol, is_http_request=True)
+        line = f"{capture.method} {target} {capture.protocol}"
+        http = StatusAndHeaders(line, capture.request_headers, is_http_request=True)
         headers = {"WARC-Date": capture.date, "WARC-Concurrent-To": response_id}
         return self.builder.create_warc_record(
             capture.url, "request", payload=BytesIO(capture.request_body),
@@ -169,14 +169,42 @@ class RotatingWarcWriter:
 
 
 def recover_open_files(directory: Path) -> list[Path]:
-    """Rename ``.open`` files left by a crashed run; their whole records stay readable."""
+    """Finish ``.open`` files left by a crashed run: cut a torn last record, rename.
+
+    Every record is its own gzip member and is flushed whole, so only the
+    last member can be torn; the file is cut after the last whole one.
+    """
     recovered = []
     for path in sorted(directory.glob(f"*.warc.gz{OPEN_SUFFIX}")):
+        whole = whole_members_length(path)
+        if whole < path.stat().st_size:
+            os.truncate(path, whole)
         final = path.with_name(path.name.removesuffix(OPEN_SUFFIX))
         path.rename(final)
-        logger.warning("recovered %s, left open by an interrupted crawl", final)
+        logger.warning("recovered %s, left open by an interrupted crawl (%d bytes kept)",
+                       final, whole)
         recovered.append(final)
     return recovered
+
+
+def whole_members_length(path: Path, chunk: int = 1 << 20) -> int:
+    """Bytes of ``path`` taken by complete gzip members, from the start."""
+    end = fed = 0
+    inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    with path.open("rb") as stream:
+        while data := stream.read(chunk):
+            fed += len(data)
+            while data:
+                try:
+                    inflater.decompress(data)
+                except zlib.error:
+                    return end
+                if not inflater.eof:
+                    break
+                data = inflater.unused_data
+                end = fed - len(data)
+                inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    return end
 
 
 def request_target(url: str) -> str:
