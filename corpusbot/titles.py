@@ -2,8 +2,9 @@
 
 ``<title>`` usually carries the site name too ("Headline | Site"), and pages
 often hold several ``<h1>`` (logo, section name); the headline is the ``<h1>``
-sharing most words with ``og:title`` or ``<title>``, else the longest part of
-the declared title.
+that best matches ``og:title`` or ``<title>`` both ways (most of its words in
+the title, and most of the title's longest part in it, so that a logo naming
+the site does not win), else ``og:title``, else the longest part of the title.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ from lxml import etree
 
 _SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:\u00b7\u2022\u00bb/]\s+")
 _WORD = re.compile(r"\w+")
-# An <h1> must share this share of its words with a declared title to be
-# taken as the headline; below, it is more likely a logo or section name.
+# An <h1> and a declared title must share this share of each one's words for
+# the <h1> to be taken as the headline; below, it is more likely a logo or a
+# section name.
 MIN_TITLE_OVERLAP = 0.5
 
 
 def headline(root: etree._Element, title: str | None, og_title: str | None) -> str | None:
     """The article's headline, or ``None`` when the page declares none."""
-    declared = [t for t in (og_title, title) if t]
+    declared = [_strip_site_name(t) for t in (og_title, title) if t]
     best, best_score = None, 0.0
     for h1 in root.iter("h1"):
         text = " ".join(h1.text_content().split())
@@ -36,10 +38,13 @@ def headline(root: etree._Element, title: str | None, og_title: str | None) -> s
 
 
 def _overlap(candidate: str, declared: str) -> float:
+    """The smaller of the two shares of shared words."""
     words = {w.lower() for w in _WORD.findall(candidate)}
-    if not words:
+    title = {w.lower() for w in _WORD.findall(declared)}
+    if not words or not title:
         return 0.0
-    return len(words & {w.lower() for w in _WORD.findall(declared)}) / len(words)
+    shared = len(words & title)
+    return min(shared / len(words), shared / len(title))
 
 
 def _strip_site_name(title: str) -> str:

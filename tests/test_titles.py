@@ -1,0 +1,31 @@
+"""The headline: the <h1> matching the declared titles, else the declared title."""
+
+from __future__ import annotations
+
+from corpusbot import dom
+from corpusbot.titles import headline
+
+
+def pick(body: str, title: str | None, og: str | None = None) -> str | None:
+    return headline(dom.parse_html(f"<html><body>{body}</body></html>"), title, og)
+
+
+def test_h1_matching_the_title_wins_over_a_logo_h1():
+    body = "<h1>India Post</h1><h1>Deportees return home from US</h1>"
+    assert pick(body, "Deportees return home from US | India Post") == (
+        "Deportees return home from US"
+    )
+
+
+def test_logo_h1_naming_the_site_is_not_the_headline():
+    assert pick("<h1>India Post</h1>", "Deportees return home from US | India Post") == (
+        "Deportees return home from US"
+    )
+
+
+def test_og_title_is_preferred_over_the_title_when_no_h1_matches():
+    assert pick("<h1>Menu</h1>", "Site name", og="Real headline here") == "Real headline here"
+
+
+def test_no_title_at_all():
+    assert pick("<p>text</p>", None) is None
