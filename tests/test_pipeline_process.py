@@ -1,0 +1,105 @@
+"""The item pipelines on their own: a real worker pool, a real corpus, items made by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from corpusbot.addon import Addon
+from corpusbot.crawlworker import page_metadata, process_page
+from corpusbot.items import PageItem, page_from_item
+from corpusbot.page import Page
+from corpusbot.pipelines.corpus import CorpusPipeline
+from corpusbot.pipelines.process import ProcessPipeline
+from corpusbot.processor import Document, Processor, Rejection
+from corpusbot.signals import corpus_committed
+
+FIXTURES = Path(__file__).parent / "fixtures" / "site" / "articles"
+URL = "https://news.example/2024/05/river-port-reopens-after-dredging.html"
+
+
+def _article() -> bytes:
+    return (FIXTURES / "river-port-reopens-after-dredging.html").read_bytes()
+
+
+def _crawler(tmp_path, **settings):
+    return get_crawler(settings_dict={"ADDONS": {Addon: 0}, "CORPUSBOT_OUTPUT_DIR": str(tmp_path),
+                                      "CORPUSBOT_PROCESS_WORKERS": 1,
+                                      "CORPUSBOT_CONTACT": "tests@corpusbot.invalid", **settings})
+
+
+def test_the_worker_adds_declared_metadata_to_kept_documents():
+    page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
+    document = process_page(Processor(), page, timeout=30)
+    assert isinstance(document, Document)
+    assert document.meta["published"] == "2024-05-02T08:15:00Z"
+    assert document.meta["authors"] == ["Mara Lindqvist"]
+    assert document.meta["site_name"] == "The Valley Courier"
+    rejected = process_page(Processor(), Page(url=URL, body=b"<p>tiny</p>"), timeout=30)
+    assert isinstance(rejected, Rejection)
+
+
+def test_metadata_of_a_page_that_is_not_html_is_empty():
+    assert page_metadata(Page(url=URL, body=b"")) == {}
+
+
+def test_page_items_dicts_and_other_items():
+    item = PageItem(url=URL, body=b"<p>x</p>", warc_file="a.warc.gz", warc_offset=7,
+                    warc_record_id="<urn:uuid:1>", fetched_at="2024-06-01T00:00:00Z")
+    page = page_from_item(item)
+    assert (page.source, page.offset, page.record_id) == ("a.warc.gz", 7, "<urn:uuid:1>")
+    assert page_from_item({"url": URL, "html": "<p>é</p>"}).body == "<p>é</p>".encode()
+    with pytest.raises(KeyError, match="url"):
+        page_from_item({"title": "not a page"})
+    assert "bytes" in repr(item) and "<p>" not in repr(item)
+
+
+def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
+    crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=1)
+    commits = []
+    crawler.signals.connect(lambda: commits.append(1), signal=corpus_committed, weak=False)
+    process = build_from_crawler(ProcessPipeline, crawler)
+    corpus = build_from_crawler(CorpusPipeline, crawler)
+
+    async def run():
+        outcomes = []
+        for item in (PageItem(url=URL, body=_article()), PageItem(url=URL, body=_article()),
+                     PageItem(url="https://news.example/short.html", body=b"<p>Too short.</p>"),
+                     {"title": "not a page"}):
+            processed = await process.process_item(item)
+            try:
+                outcomes.append(await corpus.process_item(processed))
+            except DropItem as drop:
+                outcomes.append(str(drop).split(":")[0])
+        return outcomes
+
+    process.open_spider()
+    corpus.open_spider()
+    try:
+        kept, duplicate, short, other = asyncio.run(run())
+    finally:
+        process.close_spider()
+        corpus.close_spider()
+    assert isinstance(kept, PageItem) and isinstance(kept.result, Document)
+    assert duplicate == "dedup/url"
+    assert short.startswith(("extract/", "filter/"))
+    assert other == {"title": "not a page"}
+    stats = crawler.stats.get_stats()
+    assert stats["corpusbot/kept"] == 1 and stats["process/pages"] == 3
+    assert stats["corpusbot/rejected/dedup/url"] == 1
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["documents"] == 1 and manifest["options"]["source"] == "crawl"
+    assert len(commits) >= 3
+
+
+@pytest.mark.parametrize(("cls", "flag"), [(ProcessPipeline, "CORPUSBOT_PROCESS_ENABLED"),
+                                           (CorpusPipeline, "CORPUSBOT_CORPUS_ENABLED")])
+def test_off_means_not_configured(tmp_path, cls, flag):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(cls, _crawler(tmp_path, **{flag: False}))
