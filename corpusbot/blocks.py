@@ -10,7 +10,7 @@ features the algorithms read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -22,7 +22,8 @@ PARAGRAPH_TAGS = frozenset({
     "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
 })
 
-_WHITESPACE = re.compile(r"\s+")
+_NEWLINE_RUN = re.compile(r"\s*[\r\n]\s*")
+_SPACE_RUN = re.compile(r"[^\S\n]+")
 _HEADING_PATH = re.compile(r"\bh\d\b")
 
 
@@ -41,7 +42,6 @@ class Block:
     text: str = ""
     link_chars: int = 0
     link_words: int = 0
-    tags_count: int = 0
 
     @property
     def chars(self) -> int:
@@ -73,117 +73,100 @@ class Block:
         return self.link_chars / len(self.text) if self.text else 0.0
 
 
-@dataclass(slots=True)
-class _Open:
-    """A block still collecting text."""
-
-    dom_path: str
-    element: etree._Element
-    chunks: list[str] = field(default_factory=list)
-    first_element: etree._Element | None = None
-    link_chars: int = 0
-    link_words: int = 0
-    tags_count: int = 0
-
-
 class _Segmenter:
-    """jusText's ParagraphMaker, driven by an lxml tree walk."""
+    """jusText's ParagraphMaker, driven by an lxml tree walk.
+
+    The walk is the hot loop of extraction, so it is one method over local
+    variables. A block is only materialised when text arrives (most cuts,
+    at every block-level start and end, have nothing between them), and
+    the dotted path is a stack of strings, so a cut only records the top.
+    """
 
     def __init__(self) -> None:
         self.blocks: list[Block] = []
-        self.path: list[etree._Element] = []
-        self.link = False
-        self.br = False
-        self.current = self._new_open()
+        self.chunks: list[str] = []
+        self.link_chars = 0
+        self.link_words = 0
+        self.path = ""
+        self.opened_in: etree._Element | None = None
+        self.element: etree._Element | None = None
 
-    def _new_open(self) -> _Open:
-        top = self.path[-1] if self.path else None
-        path = ".".join(e.tag for e in self.path)
-        return _Open(dom_path=path, element=top)  # type: ignore[arg-type]
-
-    def cut(self) -> None:
-        """Close the open block, keeping it if it received any text."""
-        cur = self.current
-        if cur.chunks:
-            text = _normalize("".join(cur.chunks).strip())
+    def cut(self, path: str, element: etree._Element | None) -> None:
+        """Close the open block if it received any text; the next opens at ``path``."""
+        if self.chunks:
             self.blocks.append(Block(
-                element=cur.first_element if cur.first_element is not None else cur.element,
-                dom_path=cur.dom_path, position=len(self.blocks), text=text,
-                link_chars=cur.link_chars, link_words=cur.link_words,
-                tags_count=cur.tags_count,
+                element=self.element if self.element is not None else self.opened_in,
+                dom_path=self.path, position=len(self.blocks),
+                text=normalize("".join(self.chunks).strip()),
+                link_chars=self.link_chars, link_words=self.link_words,
             ))
-        self.current = self._new_open()
+            self.chunks = []
+            self.link_chars = self.link_words = 0
+            self.element = None
+        self.path, self.opened_in = path, element
 
-    def start(self, element: etree._Element) -> None:
-        tag = element.tag
-        self.path.append(element)
-        if tag in PARAGRAPH_TAGS or (tag == "br" and self.br):
-            if tag == "br":
-                # the second <br> separates blocks and is not one of their tags
-                self.current.tags_count -= 1
-            self.cut()
-            return
-        self.br = tag == "br"
-        if self.br:
-            self.current.chunks.append(" ")
-        elif tag == "a":
-            self.link = True
-        self.current.tags_count += 1
-
-    def end(self, element: etree._Element) -> None:
-        tag = element.tag
-        self.path.pop()
-        if tag in PARAGRAPH_TAGS:
-            self.cut()
-        if tag == "a":
-            self.link = False
-
-    def characters(self, text: str | None) -> None:
-        if not text:
-            return
-        cur = self.current
-        if text.isspace():
-            # jusText drops whitespace-only text, which glues the words of
-            # "<b>a</b> <i>b</i>" together; one space keeps them apart
-            # without counting as text of its own.
-            if cur.chunks and not cur.chunks[-1].endswith((" ", "\n")):
-                cur.chunks.append(" ")
-            return
-        text = _normalize(text)
-        cur.chunks.append(text)
-        if cur.first_element is None and self.path:
-            cur.first_element = self.path[-1]
-        if self.link:
-            cur.link_chars += len(text)
-            cur.link_words += len(text.split())
-        self.br = False
+    # The one hot loop of extraction: inlined on purpose, calls per event cost
+    # more than the work they would structure.
+    def walk(self, root: etree._Element) -> list[Block]:  # noqa: C901, PLR0912
+        elements: list[etree._Element] = []
+        paths = [""]
+        link = br = False
+        chunks = self.chunks
+        for event, element in etree.iterwalk(root, events=("start", "end")):
+            tag = element.tag
+            if event == "start" and not isinstance(tag, str):
+                continue  # a non-element node: only its tail, at its end, is text
+            if event == "start":
+                elements.append(element)
+                paths.append(f"{paths[-1]}.{tag}" if len(paths) > 1 else tag)
+                if tag in PARAGRAPH_TAGS or (br and tag == "br"):
+                    self.cut(paths[-1], element)
+                    chunks = self.chunks
+                elif tag == "br":
+                    br = True
+                    chunks.append(" ")
+                else:
+                    br = False
+                    link = link or tag == "a"
+                text = element.text
+            else:
+                if isinstance(tag, str):
+                    elements.pop()
+                    paths.pop()
+                    if tag in PARAGRAPH_TAGS:
+                        self.cut(paths[-1], elements[-1] if elements else None)
+                        chunks = self.chunks
+                    if tag == "a":
+                        link = False
+                text = element.tail
+            if not text:
+                continue
+            if text.isspace():
+                # jusText drops whitespace-only text, which glues the words of
+                # "<b>a</b> <i>b</i>" together; one space keeps them apart
+                # without counting as text of its own.
+                if chunks and not chunks[-1].endswith((" ", "\n")):
+                    chunks.append(" ")
+                continue
+            text = normalize(text)
+            chunks.append(text)
+            if self.element is None and elements:
+                self.element = elements[-1]
+            if link:
+                self.link_chars += len(text)
+                self.link_words += len(text.split())
+            br = False
+        self.cut("", None)
+        return self.blocks
 
 
 def segment(root: etree._Element) -> list[Block]:
     """Cut the tree under ``root`` into blocks, in document order."""
-    seg = _Segmenter()
-    for event, element in etree.iterwalk(root, events=("start", "end")):
-        if not isinstance(element.tag, str):
-            # entities and other non-element nodes carry no tag of their own
-            if event == "end":
-                seg.characters(element.tail)
-            continue
-        if event == "start":
-            seg.start(element)
-            seg.characters(element.text)
-        else:
-            seg.end(element)
-            seg.characters(element.tail)
-    seg.cut()
-    return seg.blocks
+    return _Segmenter().walk(root)
 
 
-def _normalize(text: str) -> str:
-    # jusText: a whitespace run becomes one newline if it holds one, else a space
-    return _WHITESPACE.sub(_replace_space, text)
-
-
-def _replace_space(match: re.Match[str]) -> str:
-    run = match.group()
-    return "\n" if "\n" in run or "\r" in run else " "
-
+def normalize(text: str) -> str:
+    """jusText's whitespace rule: a run becomes a newline if it holds one, else a space."""
+    if "\n" in text or "\r" in text:
+        text = _NEWLINE_RUN.sub("\n", text)
+    return _SPACE_RUN.sub(" ", text)
