@@ -9,7 +9,14 @@ import sqlite3
 import numpy as np
 import pytest
 
-from corpusbot.dedup.deduplicator import EXACT, NEAR, PARAGRAPH, URL, Deduplicator
+from corpusbot.dedup.deduplicator import (
+    EXACT,
+    LSH_FP_WEIGHT,
+    NEAR,
+    PARAGRAPH,
+    URL,
+    Deduplicator,
+)
 from corpusbot.dedup.index import IndexMismatchError, SQLiteIndex
 from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands
 from corpusbot.dedup.options import DedupOptions
@@ -150,6 +157,7 @@ def test_minhash_of_short_and_empty_texts() -> None:
 
 def test_lsh_bands_for_the_default_threshold() -> None:
     assert optimal_bands(0.8, 128) == (9, 13)  # as datasketch's MinHashLSH chooses
+    assert optimal_bands(0.8, 128, LSH_FP_WEIGHT) == (16, 8)  # recall first: candidates verified
 
 
 def test_an_index_refuses_other_minhash_parameters() -> None:

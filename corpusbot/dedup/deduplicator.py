@@ -29,6 +29,11 @@ URL = "dedup/url"
 EXACT = "dedup/exact"
 NEAR = "dedup/near"
 PARAGRAPH = "dedup/paragraph"
+LSH_FP_WEIGHT = 0.05
+"""Band layout weighting: candidates are confirmed on the full signature, so a false
+candidate costs one lookup while a missed one keeps a duplicate. With 128 slots and
+threshold 0.8 this gives 16 bands of 8 rows: 95 % of pairs at J = 0.8 and 99.4 % at
+0.85 become candidates, where datasketch's equal weights (9 x 13) find 40 % and 69 %."""
 
 
 class Deduplicator:
@@ -38,7 +43,7 @@ class Deduplicator:
 
     def __init__(self, index: DedupIndex, options: DedupOptions) -> None:
         self.index, self.options = index, options
-        self._bands = optimal_bands(options.threshold, options.num_perm)
+        self._bands = optimal_bands(options.threshold, options.num_perm, LSH_FP_WEIGHT)
         self._in_flight: set[int] = set()
         index.check_parameters({"num_perm": str(options.num_perm),
                                 "shingle": str(options.shingle), "seed": str(options.seed),

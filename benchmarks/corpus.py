@@ -1,0 +1,316 @@
+"""Corpus pipeline figures (issue 3): dedup and languages, speed, workers, memory, index size.
+
+    python benchmarks/corpus.py                              # everything, archives under /tmp
+    python benchmarks/corpus.py --sizes 100M 300M --out benchmarks/corpus-results.json
+    python benchmarks/corpus.py --skip-memory --repeat 1     # quick
+
+1. Dedup and languages: a WARC of every page of ../shared/bench, each page
+   followed by an exact copy and a near copy under other URLs
+   (``scripts/bench_warc.py copies``); counts the documents kept per page
+   group, the copies kept, and checks English and German against the
+   language of each page's gold text.
+2. Speed: the whole pipeline (read, extract, identify, dedup, write) on
+   that archive in one process, against trafilatura's ``extract`` alone on
+   the same records in the same run; then ``-j 2`` against ``-j 1``.
+3. MinHash: corpusbot's numpy signatures against datasketch's.
+4. Memory: ``corpusbot warc -j 2`` as a subprocess on archives of growing
+   size (``scripts/bench_warc.py big``), peak resident memory of the main
+   process and of the whole process tree, and index bytes per document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+import bench_warc  # noqa: E402 - the archive builders live with the other scripts
+
+from corpusbot.archive import ArchiveReader  # noqa: E402
+from corpusbot.corpus import Corpus  # noqa: E402
+from corpusbot.dedup.near import MinHasher  # noqa: E402
+from corpusbot.dedup.text import tokens  # noqa: E402
+from corpusbot.dedup.url import url_key  # noqa: E402
+from corpusbot.language import LanguageIdentifier  # noqa: E402
+from corpusbot.processor import Processor  # noqa: E402
+from corpusbot.run import Runner, RunOptions  # noqa: E402
+
+log = logging.getLogger("benchmarks.corpus")
+
+
+def build_copies(work: Path) -> tuple[Path, list[bench_warc.BenchPage], dict[str, str]]:
+    pages = bench_warc.load_pages()
+    texts = bench_warc.main_texts(pages)
+    path = work / "bench-copies.warc.gz"
+    bench_warc.write_records(path, bench_warc.copies_records(pages, texts))
+    return path, pages, texts
+
+
+def run_pipeline(archive: Path, out: Path, jobs: int) -> tuple[float, Counter[str], dict]:
+    """Seconds for one whole run into a fresh folder, its stats, and CPU seconds spent
+    by this process and by the workers (reaped, so counted as children)."""
+    self_before = resource.getrusage(resource.RUSAGE_SELF)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    corpus = Corpus(out)
+    report = Runner(Processor(), corpus, RunOptions(jobs=jobs)).run([archive])
+    seconds = time.perf_counter() - started
+    cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before),
+           "workers": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN), children_before)}
+    return seconds, report.stats, cpu
+
+
+def _cpu(after: resource.struct_rusage, before: resource.struct_rusage) -> float:
+    return round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)
+
+
+def read_docs(out: Path) -> list[dict]:
+    return [json.loads(line) for path in sorted(out.glob("*/*.jsonl.gz"))
+            for line in gzip.open(path)]
+
+
+def dedup_figures(out: Path, pages: list[bench_warc.BenchPage], texts: dict[str, str]) -> dict:
+    """Documents per page group, copies kept, and language against the gold text's."""
+    kept = {url_key(doc["url"]): doc for doc in read_docs(out)}
+    identifier = LanguageIdentifier(seed=0)
+    groups, copies_kept, no_text, lost, confusion = Counter(), 0, 0, [], Counter()
+    for page in pages:
+        urls = [url_key(page.url), url_key(bench_warc.mirror_url(page.url, "exact")),
+                url_key(bench_warc.mirror_url(page.url, "near"))]
+        found = [kept[u] for u in urls if u in kept]
+        groups[len(found)] += 1
+        copies_kept += max(0, len(found) - 1)
+        has_text = len(texts[page.url].split()) >= 50
+        no_text += not has_text
+        if has_text and not found:
+            lost.append(page.url)
+        gold = identifier.identify(page.gold).code
+        for doc in found[:1]:
+            if gold in {"en", "de"} or doc["lang"] in {"en", "de"}:
+                confusion[(gold, doc["lang"])] += 1
+    return {"pages": len(pages), "documents": len(kept),
+            "groups_by_documents_kept": dict(sorted(groups.items())),
+            "copies_kept": copies_kept, "pages_without_main_text": no_text,
+            "pages_with_text_but_no_document": lost,
+            "near_copy_jaccard": near_jaccards(pages, texts),
+            "language": language_figures(confusion)}
+
+
+def near_jaccards(pages: list[bench_warc.BenchPage], texts: dict[str, str]) -> dict:
+    """True 5-shingle Jaccard between each page's text and its near copy's (as extracted)."""
+    from corpusbot import extract
+
+    values = []
+    rng = bench_warc.random.Random(3)
+    for page in pages:
+        near = bench_warc.near_copy(page.html, texts[page.url], rng)
+        a, b = _shingles(texts[page.url]), _shingles(extract(near).text)
+        if len(a) >= 46:  # the pages that pass the 50-word filter
+            values.append(len(a & b) / len(a | b))
+    values.sort()
+    return {"pairs": len(values), "min": round(values[0], 3),
+            "below_0.8": sum(v < 0.8 for v in values),
+            "median": round(values[len(values) // 2], 3)}
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = tokens(text)
+    return {tuple(words[i:i + 5]) for i in range(max(len(words) - 4, 1))}
+
+
+def language_figures(confusion: Counter) -> dict:
+    result = {}
+    for lang in ("en", "de"):
+        right = confusion[(lang, lang)]
+        said = sum(v for (gold, got), v in confusion.items() if got == lang)
+        truly = sum(v for (gold, got), v in confusion.items() if gold == lang)
+        result[lang] = {"precision": round(right / said, 4) if said else None,
+                        "recall": round(right / truly, 4) if truly else None, "pages": truly}
+    result["errors"] = {f"{g}->{d}": v for (g, d), v in confusion.items() if g != d}
+    return result
+
+
+def extraction_rates(archive: Path) -> tuple[float, float, int]:
+    """Pages per second of ``trafilatura.extract`` alone, and of ``corpusbot.extract`` alone,
+    on the archive's HTML records (held in memory: only the calls are timed)."""
+    import trafilatura
+
+    from corpusbot import extract
+
+    pages = [r.page for r in ArchiveReader().read(archive) if r.page]
+    trafilatura.extract(pages[0].body, url=pages[0].url)
+    started = time.perf_counter()
+    for page in pages:
+        trafilatura.extract(page.body, url=page.url, include_comments=False)
+    reference = len(pages) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for page in pages:
+        extract(page.body, url=page.url, headers=page.headers)
+    ours = len(pages) / (time.perf_counter() - started)
+    return reference, ours, len(pages)
+
+
+def minhash_figures(texts: dict[str, str]) -> dict:
+    """Microseconds per document for each way to compute a 128-slot signature."""
+    from datasketch import MinHash
+
+    docs = [tokens(t) for t in texts.values() if t]
+    hasher = MinHasher()
+
+    def ours() -> None:
+        for words in docs:
+            hasher.signature(words)
+
+    def batch() -> None:
+        for words in docs:
+            MinHash(num_perm=128).update_batch(
+                [" ".join(words[i:i + 5]).encode() for i in range(max(len(words) - 4, 1))])
+
+    def single() -> None:
+        for words in docs:
+            m = MinHash(num_perm=128)
+            for i in range(max(len(words) - 4, 1)):
+                m.update(" ".join(words[i:i + 5]).encode())
+
+    return {name: round(_best_of(fn, 3) / len(docs) * 1e6, 1)
+            for name, fn in (("corpusbot_numpy", ours), ("datasketch_update_batch", batch),
+                             ("datasketch_update", single))}
+
+
+def _best_of(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def speed_figures(archive: Path, work: Path, repeat: int) -> dict:
+    """One process against trafilatura; -j 2 against -j 1; best of ``repeat`` alternated runs."""
+    times: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[dict]] = {1: [], 2: []}
+    stats: Counter[str] = Counter()
+    load = [os.getloadavg()[0]]
+    for attempt in range(repeat):
+        for jobs in (1, 2):
+            seconds, stats, used = run_pipeline(archive, work / f"speed-{jobs}-{attempt}", jobs)
+            times[jobs].append(round(seconds, 1))
+            cpu[jobs].append(used)
+            load.append(os.getloadavg()[0])
+    trafilatura, extraction, records = extraction_rates(archive)
+    pipeline = stats["pages"] / min(times[1])
+    return {"pages": stats["pages"], "extraction_pages": records,
+            "trafilatura_pages_per_s": round(trafilatura, 1),
+            "corpusbot_extract_pages_per_s": round(extraction, 1),
+            "pipeline_j1_pages_per_s": round(pipeline, 1),
+            "pipeline_vs_trafilatura": round(pipeline / trafilatura, 2),
+            "pipeline_vs_extract_alone": round(pipeline / extraction, 2),
+            "j1_seconds": times[1], "j2_seconds": times[2],
+            "j2_vs_j1": round(min(times[1]) / min(times[2]), 2),
+            "cpu_seconds_j1": cpu[1], "cpu_seconds_j2": cpu[2],
+            "load_average_1min": [round(x, 2) for x in load], "cpus": os.cpu_count()}
+
+
+def memory_figures(work: Path, sizes: list[str]) -> list[dict]:
+    results = []
+    for size in sizes:
+        archive = work / f"big-{size}.warc.gz"
+        if not archive.exists():
+            subprocess.run([sys.executable, str(REPO / "scripts" / "bench_warc.py"), "big",
+                            str(archive), "--size", size], check=True, stdout=subprocess.DEVNULL)
+        results.append(measure_memory(archive, work / f"memory-{size}"))
+        log.info("memory %s: %s", size, results[-1])
+    return results
+
+
+def measure_memory(archive: Path, out: Path) -> dict:
+    """Peak RSS of ``corpusbot warc -j 2`` (main process, and main plus workers), sampled."""
+    command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o", str(out),
+               "-j", "2", "-q"]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=REPO)
+    peaks = {"main": 0, "tree": 0}
+    sampler = threading.Thread(target=_sample_rss, args=(process, peaks), daemon=True)
+    sampler.start()
+    process.wait()
+    sampler.join()
+    manifest = json.loads((out / "manifest.json").read_text())
+    docs = manifest["documents"]
+    index_bytes = (out / "dedup.sqlite").stat().st_size
+    return {"archive_mb": round(archive.stat().st_size / 1e6, 1), "pages": manifest["pages"],
+            "documents": docs, "seconds": round(time.perf_counter() - started, 1),
+            "peak_rss_main_mb": round(peaks["main"] / 1e6, 1),
+            "peak_rss_tree_mb": round(peaks["tree"] / 1e6, 1),
+            "index_bytes_per_document": round(index_bytes / max(docs, 1)),
+            "state_bytes": (out / "state.sqlite").stat().st_size, "exit": process.returncode}
+
+
+def _sample_rss(process: subprocess.Popen, peaks: dict[str, int]) -> None:
+    while process.poll() is None:
+        main = _rss(process.pid)
+        tree = main + sum(_rss(child) for child in _children(process.pid))
+        peaks["main"], peaks["tree"] = max(peaks["main"], main), max(peaks["tree"], tree)
+        time.sleep(0.1)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, help="folder for archives and outputs (default: temp)")
+    parser.add_argument("--sizes", nargs="*", default=["100M", "200M", "300M"],
+                        help="HTML bytes of the memory archives (gzip makes them smaller)")
+    parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept")
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    logging.getLogger("corpusbot").setLevel(logging.ERROR)
+    work = args.work or Path(tempfile.mkdtemp(prefix="corpusbot-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    archive, pages, texts = build_copies(work)
+    figures: dict = {"archive_mb": round(archive.stat().st_size / 1e6, 1)}
+    figures["speed"] = speed_figures(archive, work, args.repeat)
+    log.info("speed: %s", figures["speed"])
+    figures["dedup"] = dedup_figures(work / "speed-1-0", pages, texts)
+    log.info("dedup: %s", figures["dedup"])
+    figures["minhash_us_per_doc"] = minhash_figures(texts)
+    if not args.skip_memory:
+        figures["memory"] = memory_figures(work, args.sizes)
+    print(json.dumps(figures, indent=2, default=str))
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=2, default=str) + "\n")
+
+
+if __name__ == "__main__":
+    main()
