@@ -23,16 +23,24 @@ from corpusbot.workers import process_pages
 logger = logging.getLogger(__name__)
 
 
-def process_page(processor: Processor, page: Page, timeout: float) -> Document | Rejection:
+def process_page(processor: Processor, page: Page, timeout: float,
+                 metadata: dict[str, Any] | None = None) -> Document | Rejection:
     """The page's Document, with its declared metadata in ``meta``; or a Rejection.
 
+    ``metadata`` is what the spider already read from the page it parsed
+    (the news spider does); without it the page is parsed here for it.
     Metadata is read only for kept documents: a rejected page needs none.
     """
     result = process_pages(processor, [page], timeout)[0]
     if not isinstance(result, Document):
         return result
-    meta = page_metadata(page)
+    meta = page_metadata(page) if metadata is None else metadata
     return replace(result, meta={**(result.meta or {}), **meta}) if meta else result
+
+
+def warm_up() -> None:
+    """Import and exercise the extraction stack, so that the first real page waits for nothing."""
+    process_pages(Processor(), [Page(url="https://example.org/", body=b"<p>warm</p>")], 10)
 
 
 def ignore_interrupt() -> None:
@@ -47,5 +55,4 @@ def page_metadata(page: Page) -> dict[str, Any]:
     except ParseError as error:
         logger.debug("%s: no metadata, the page does not parse: %s", page.url, error)
         return {}
-    fields = extract_metadata(root, page.url).as_dict()
-    return {key: value for key, value in fields.items() if value}
+    return extract_metadata(root, page.url).declared()

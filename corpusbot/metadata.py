@@ -51,6 +51,10 @@ class Metadata:
         data["authors"] = list(self.authors)
         return data
 
+    def declared(self) -> dict[str, Any]:
+        """The fields the page declares, for a document's ``meta``."""
+        return {key: value for key, value in self.as_dict().items() if value}
+
 
 def extract_metadata(root: etree._Element, url: str) -> Metadata:
     """Read the metadata of a parsed HTML page whose address is ``url``."""
@@ -159,8 +163,11 @@ def _publisher(article: dict[str, Any], objects: list[dict[str, Any]]) -> str | 
 
 
 def _itemprop(root: etree._Element, prop: str) -> str | None:
-    values = root.xpath(f'//*[@itemprop="{prop}"]/@datetime | //*[@itemprop="{prop}"]/@content')
-    return str(values[0]) if values else None
+    for element in root.xpath(f'//*[@itemprop="{prop}"]'):
+        value = element.get("datetime") or element.get("content")
+        if value:
+            return value
+    return None
 
 
 def _xpath_text(root: etree._Element, path: str) -> str | None:

@@ -25,7 +25,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from corpusbot.crawlworker import ignore_interrupt, process_page
+from corpusbot.crawlworker import ignore_interrupt, process_page, warm_up
 from corpusbot.items import page_from_item
 from corpusbot.offload import await_future
 from corpusbot.page import Page
@@ -67,7 +67,7 @@ class ProcessPipeline:
         except KeyError:
             return item
         adapter = ItemAdapter(item)
-        adapter["result"] = await self._process(page)
+        adapter["result"] = await self._process(page, adapter.get("metadata"))
         self.stats.inc_value("process/pages")
         return item
 
@@ -75,9 +75,9 @@ class ProcessPipeline:
         if self.executor is not None:
             self.executor.shutdown(wait=True, cancel_futures=True)
 
-    async def _process(self, page: Page) -> Any:
+    async def _process(self, page: Page, metadata: dict[str, Any] | None) -> Any:
         executor = self.executor
-        future = executor.submit(process_page, self.processor, page, self.timeout)
+        future = executor.submit(process_page, self.processor, page, self.timeout, metadata)
         try:
             return await await_future(future)
         except BrokenProcessPool:
@@ -89,6 +89,10 @@ class ProcessPipeline:
             return reject(page, WORKER_CRASH)
 
     def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=self.context,
-                                   initializer=ignore_interrupt)
+        executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
+                                       initializer=ignore_interrupt)
+        # Start the workers now, while the spider fetches its first pages.
+        for _ in range(self.workers):
+            executor.submit(warm_up)
+        return executor
 

@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Response
-from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 
 from corpusbot import crawlsettings as defaults
@@ -36,6 +35,8 @@ from corpusbot.discovery import (
     xml_kind,
 )
 from corpusbot.items import MODIFIED_KEY, PageItem
+from corpusbot.links import LinkFinder
+from corpusbot.metadata import extract_metadata
 from corpusbot.siteconfig import SiteConfig, SiteOptions, load_site_config
 
 DEPTH_KEY = "corpusbot_depth"
@@ -59,7 +60,7 @@ class NewsSpider(Spider):
         self.since: str | None = None
         self.sitemap_max_bytes = 0
         self.use_sitemaps = self.use_feeds = self.use_links = True
-        self._extractors: dict[SiteOptions, LinkExtractor] = {}
+        self._finders: dict[SiteOptions, LinkFinder] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -127,10 +128,15 @@ class NewsSpider(Spider):
         if not isinstance(response, HtmlResponse):
             yield from self.parse_xml(response)
             return
-        kind = classify(response.selector.root, response.url)
+        root = response.selector.root
+        kind = classify(root, response.url)
         self._count("corpusbot/pages/article" if kind.is_article else "corpusbot/pages/index")
         if kind.is_article:
-            yield PageItem.from_response(response, kind=kind.reason)
+            item = PageItem.from_response(response, kind=kind.reason)
+            # The page is parsed already: reading its metadata here spares
+            # the worker a second parse.
+            item.metadata = extract_metadata(root, response.url).declared()
+            yield item
         if self.use_feeds:
             for url in feed_links(response):
                 yield self._xml_request(url)
@@ -183,20 +189,16 @@ class NewsSpider(Spider):
         limit = site.depth if site.depth is not None else self.depth
         if not (self.use_links and site.links) or depth >= limit:
             return
-        for link in self._extractor(site).extract_links(response):
-            if not on_domains(link.url, self.allowed_domains):
-                continue
+        for url in self._finder(site).links(response):
             self._count("corpusbot/discovered/link")
-            priority = PRIORITY_ARTICLE if url_shape(link.url) > 0 else 0
-            yield Request(link.url, callback=self.parse, meta={DEPTH_KEY: depth + 1},
+            priority = PRIORITY_ARTICLE if url_shape(url) > 0 else 0
+            yield Request(url, callback=self.parse, meta={DEPTH_KEY: depth + 1},
                           priority=priority)
 
-    def _extractor(self, site: SiteOptions) -> LinkExtractor:
-        if site not in self._extractors:
-            # Not allow_domains: LinkExtractor compares it with the host and
-            # port, so a site on a non-default port would match nothing.
-            self._extractors[site] = LinkExtractor(allow=site.allow, deny=site.deny)
-        return self._extractors[site]
+    def _finder(self, site: SiteOptions) -> LinkFinder:
+        if site not in self._finders:
+            self._finders[site] = LinkFinder(self.allowed_domains, site.allow, site.deny)
+        return self._finders[site]
 
     def _recent(self, entry: Entry) -> bool:
         return not (self.since and entry.modified and entry.modified < self.since)
@@ -224,12 +226,6 @@ def allowed_domains(urls: Iterable[str], sites: SiteConfig) -> list[str]:
     """The domains links may lead to: the start URLs' hosts (without ``www.``) and the sites'."""
     hosts = {(urlsplit(url).hostname or "").removeprefix("www.") for url in urls}
     return sorted(h for h in hosts | set(sites.sites) if h)
-
-
-def on_domains(url: str, domains: list[str]) -> bool:
-    """Whether the URL's host is one of ``domains`` or a subdomain of one."""
-    host = (urlsplit(url).hostname or "").lower()
-    return any(host == d or host.endswith(f".{d}") for d in domains)
 
 
 def site_root(url: str) -> str:

@@ -34,9 +34,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 class Site:
     """The site's state: its pages, the publication phase and hit counts."""
 
-    def __init__(self, articles: list[Article], slow_seconds: float) -> None:
+    def __init__(self, articles: list[Article], slow_seconds: float, latency: float) -> None:
         self.pages = SitePages(articles)
-        self.slow_seconds = slow_seconds
+        self.slow_seconds, self.latency = slow_seconds, latency
         self.hits: Counter[str] = Counter()
         self.lock = threading.Lock()
 
@@ -60,8 +60,7 @@ class Handler(BaseHTTPRequestHandler):
             self._control(path)
             return
         response = site.pages.route(path, self._base(), count)
-        if response.delay:
-            time.sleep(site.slow_seconds)
+        time.sleep(site.slow_seconds if response.delay else site.latency)
         self._send(response.status, response.body, response.content_type, response.headers)
 
     def _control(self, path: str) -> None:
@@ -104,11 +103,12 @@ class _Server(ThreadingHTTPServer):
     site: Site
 
 
-def serve(bench: Path | None, slow_seconds: float, copies: int, port: int = 0) -> None:
+def serve(bench: Path | None, slow_seconds: float, latency: float, copies: int,
+          port: int = 0) -> None:
     """Serve the site until killed, announcing the base URL on stdout."""
     articles = load_articles(bench, FIXTURES, copies)
     server = _Server(("127.0.0.1", port), Handler)
-    server.site = Site(articles, slow_seconds)
+    server.site = Site(articles, slow_seconds, latency)
     print(f"READY http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
@@ -116,14 +116,16 @@ def serve(bench: Path | None, slow_seconds: float, copies: int, port: int = 0) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, help="../shared/bench/scrapinghub, when present")
-    parser.add_argument("--slow-seconds", type=float, default=1.0)
+    parser.add_argument("--slow-seconds", type=float, default=1.0, help="delay of the slow page")
+    parser.add_argument("--latency-seconds", type=float, default=0.0,
+                        help="delay of every other page, as a remote server's")
     parser.add_argument(
         "--copies", type=int, default=0,
         help="benchmark mode: serve every bench page (0: the small test selection)",
     )
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    serve(args.bench, args.slow_seconds, args.copies, args.port)
+    serve(args.bench, args.slow_seconds, args.latency_seconds, args.copies, args.port)
 
 
 if __name__ == "__main__":

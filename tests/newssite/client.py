@@ -18,8 +18,9 @@ class NewsSite:
     """The site server, running from ``__enter__`` to ``__exit__``; ``url`` is its base."""
 
     def __init__(self, bench: Path | None = None, slow_seconds: float = 1.0,
-                 copies: int = 0) -> None:
-        self.args = [sys.executable, "-m", "tests.newssite", "--slow-seconds", str(slow_seconds)]
+                 copies: int = 0, latency: float = 0.0) -> None:
+        self.args = [sys.executable, "-m", "tests.newssite", "--slow-seconds", str(slow_seconds),
+                     "--latency-seconds", str(latency)]
         if bench is not None:
             self.args += ["--bench", str(bench)]
         if copies:
