@@ -9,7 +9,7 @@ import pytest
 
 from corpusbot import filters
 from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.text import nonletter_ratio
+from corpusbot.dedup.text import nonletter_ratio, tokens
 from corpusbot.dedup.url import url_key
 from corpusbot.page import Page
 from corpusbot.processor import (
@@ -83,9 +83,11 @@ def test_language_filter() -> None:
 
 
 def test_minimum_words_filter() -> None:
-    processor = Processor(neutral(min_words=200))
-    assert rejection(processor, make_page("en-anarcat")) == filters.TOO_SHORT  # 152 words
-    assert isinstance(processor.process(make_page("en-supermarket")), Document)
+    doc = Processor(neutral()).process(make_page())
+    assert isinstance(doc, Document)
+    longer = Processor(neutral(min_words=doc.n_words + 1))
+    assert rejection(longer, make_page()) == filters.TOO_SHORT
+    assert isinstance(Processor(neutral(min_words=doc.n_words)).process(make_page()), Document)
 
 
 def test_non_letter_filter() -> None:
@@ -99,6 +101,14 @@ def test_nonletter_ratio_counts_digits_and_symbols() -> None:
     assert nonletter_ratio("abcd") == 0.0
     assert nonletter_ratio("ab 12 ?!") == pytest.approx(4 / 6)
     assert nonletter_ratio("Äpfel, 北京.") == pytest.approx(2 / 9)
+    # Vowel signs are combining marks, not punctuation: Hindi and Bengali are all letters.
+    assert nonletter_ratio("हिन्दी भाषा, কুষ্টিয়া") == pytest.approx(1 / 20)
+
+
+def test_tokens_keep_words_whole_in_every_script() -> None:
+    assert tokens("Hello, wörld! naïve 3.5") == ["hello", "wörld", "naïve", "3", "5"]
+    assert tokens("हिन्दी भाषा") == ["हिन्दी", "भाषा"]
+    assert tokens("北京欢迎你") == ["北", "京", "欢", "迎", "你"]
 
 
 @pytest.mark.parametrize(("body", "reason"), [

@@ -14,8 +14,14 @@ from hashlib import blake2b
 
 # Han, Hiragana, Katakana and CJK compatibility ideographs: one token per character.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
-_NONLETTER = re.compile(r"[^\w\s]|[\d_]")
+# Combining marks, which Python's \w leaves out: diacritics, Hebrew points, Arabic
+# harakat, the Indic vowel signs (whole blocks, Devanagari to Sinhala), Thai, Tibetan,
+# Myanmar. Without them a Bengali or Hindi word falls apart and reads as punctuation.
+_MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
+          "\u06d6-\u06ed\u0900-\u0dff\u0e31-\u0e3a\u0e47-\u0e4e\u0f18-\u0fbc\u1000-\u109f"
+          "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f")
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+(?:[{_MARKS}]+[^\W_{_CJK}]*)*")
+_NONLETTER = re.compile(rf"[\d_]|[^\w\s{_MARKS}]")
 
 PARAGRAPH_SEPARATOR = "\n\n"
 """How ``Extraction.text`` (and so ``Document.text``) joins paragraphs."""
