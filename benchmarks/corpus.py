@@ -288,8 +288,8 @@ def _rss(pid: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, help="folder for archives and outputs (default: temp)")
-    parser.add_argument("--sizes", nargs="*", default=["100M", "200M", "300M"],
-                        help="HTML bytes of the memory archives (gzip makes them smaller)")
+    parser.add_argument("--sizes", nargs="*", default=["75M", "150M", "300M"],
+                        help="sizes of the memory archives (.warc.gz files)")
     parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--out", type=Path, help="write the figures as JSON")

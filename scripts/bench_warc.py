@@ -10,7 +10,8 @@ copy under a third URL: other boilerplate around it (navigation, cookie
 notice, footer) and 1 % of the words of its main text changed (at least
 one), so the true Jaccard similarity of the 5-word shingles of the texts
 stays above about 0.82. ``big`` repeats the pages with every seventh word
-of their text changed per repetition, so each record is a distinct page.
+of their text changed per repetition, so each record is a distinct page,
+until the archive reaches ``--size`` bytes.
 Records are reproducible: fixed dates, record IDs derived from the URL.
 """
 
@@ -78,10 +79,9 @@ def load_pages(bench: Path = BENCH) -> list[BenchPage]:
 
 
 def mirror_url(url: str, label: str) -> str:
-    """The same path on another host: how copies of a page turn up in a crawl."""
-    rest = url.split("://", 1)[1].split("/", 1)
-    path = rest[1] if len(rest) > 1 else ""
-    return f"https://{label}.mirror.example/{path}"
+    """The same page on another host, as copies turn up in a crawl (the old host kept in
+    the path, so that two pages with the same path on different hosts stay apart)."""
+    return f"https://{label}.mirror.example/{url.split('://', 1)[1]}"
 
 
 def near_copy(html: bytes, main_text: str, rng: random.Random) -> bytes:
@@ -102,17 +102,19 @@ def varied(html: bytes, main_text: str, round_: int) -> bytes:
     return html
 
 
-def write_records(path: Path, records: Iterator[tuple[str, bytes]], extras: bool = False) -> int:
-    """Write (url, html) pairs as response records; returns how many were written.
-
-    ``extras`` adds what any crawl holds besides articles: a robots.txt and a 404 page.
-    """
+def write_records(path: Path, records: Iterator[tuple[str, bytes]], extras: bool = False,
+                  max_bytes: int | None = None) -> int:
+    """Write (url, html) pairs as response records, until ``max_bytes`` of archive if given;
+    returns how many were written. ``extras`` adds what any crawl holds besides articles:
+    a robots.txt and a 404 page."""
     count = 0
     with open(path, "wb") as handle:
         writer = WARCWriter(handle, gzip=path.name.endswith(".gz"))
         for url, html in records:
             writer.write_record(_response(writer, url, html))
             count += 1
+            if max_bytes is not None and handle.tell() >= max_bytes:
+                break
         if extras:
             robots = b"User-agent: *\nDisallow: /private/\n"
             writer.write_record(_response(writer, "https://example.org/robots.txt", robots,
@@ -142,17 +144,13 @@ def copies_records(pages: list[BenchPage], texts: dict[str, str]) -> Iterator[tu
         yield mirror_url(page.url, "near"), near_copy(page.html, texts[page.url], rng)
 
 
-def big_records(pages: list[BenchPage], texts: dict[str, str],
-                size: int) -> Iterator[tuple[str, bytes]]:
-    """Distinct variants of the pages, round after round, until about ``size`` bytes of HTML."""
-    written, round_ = 0, 0
+def big_records(pages: list[BenchPage], texts: dict[str, str]) -> Iterator[tuple[str, bytes]]:
+    """Distinct variants of the pages, round after round, without end."""
+    round_ = 0
     while True:
         for page in pages:
             html = varied(page.html, texts[page.url], round_)
             yield f"{page.url}{'&' if '?' in page.url else '?'}round={round_}", html
-            written += len(html)
-            if written >= size:
-                return
         round_ += 1
 
 
@@ -197,7 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["sample", "copies", "big"])
     parser.add_argument("out", nargs="?", type=Path, default=REPO / "sample" / "sample.warc.gz")
-    parser.add_argument("--size", default="300M", help="for big: HTML bytes to write (e.g. 300M)")
+    parser.add_argument("--size", default="300M", help="for big: archive bytes (e.g. 300M)")
     args = parser.parse_args()
     if args.what == "sample":
         build_sample(args.out)
@@ -208,7 +206,7 @@ def main() -> None:
         count = write_records(args.out, copies_records(pages, texts))
     else:
         size = int(float(args.size.rstrip("MmBb")) * 1_000_000)
-        count = write_records(args.out, big_records(pages, texts, size))
+        count = write_records(args.out, big_records(pages, texts), max_bytes=size)
     print(f"{args.out}: {count} records, {args.out.stat().st_size} bytes")
 
 
