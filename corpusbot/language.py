@@ -4,9 +4,10 @@ langdetect (a port of Nakatani Shuyo's language-detection) samples character
 n-grams at random, so an unseeded detector can name different languages for
 the same text on two runs. Each ``LanguageIdentifier`` owns its own seeded
 detector factory instead of langdetect's process-wide one, so results depend
-only on the text and the hints. A call costs 1-4 ms, mostly independent of
-the text length, except that langdetect copies its input character by
-character in Python, so the text is cut to a bounded sample first.
+only on the text and the hints. A call costs 1-4 ms, partly in proportion
+to the text (langdetect reads its input character by character in Python),
+so the text is cut to a bounded sample first, and a declared language that
+the text's stop words confirm is taken without calling langdetect at all.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from pathlib import Path
 from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
 from langdetect.lang_detect_exception import LangDetectException
 
-# Characters of the page text given to langdetect; enough for a stable answer
-# on every profile (its own limit is 10 000) at a bounded cost.
-SAMPLE_CHARS = 2000
+from corpusbot import stoplists
+
+# Characters of the page text given to langdetect (its own limit is 10 000).
+# Its n-gram extraction costs in proportion; on the 472 gold pages, 300, 500,
+# 800, 1200 and 2000 characters all give the same language.
+SAMPLE_CHARS = 800
 # Fewer letters than this and langdetect's answer is noise: use hints only.
 MIN_LETTERS = 20
 # A hinted language among langdetect's candidates with at least this
@@ -31,6 +35,15 @@ MIN_LETTERS = 20
 HINT_MIN_PROBABILITY = 0.2
 # What a hint alone is worth when the text is too short to check it.
 HINT_ONLY_PROBABILITY = 0.5
+# A declared language is confirmed without langdetect when its stop words
+# make up this share of the sample's words: jusText's STOPWORDS_LOW, the
+# density of grammatical text in that language. On the gold sets no wrong
+# declaration reaches it (the highest scores 0.23) and 85 % of right ones do.
+CONFIRMING_STOPWORD_DENSITY = 0.30
+CONFIRMATION_WORDS = 300
+# What a confirmed declaration is worth: langdetect agrees with 97 % of the
+# gold pages' declared languages (403 of 416).
+CONFIRMED_HINT_PROBABILITY = 0.97
 
 # Deprecated or macro-language tags -> the code langdetect and the stop lists use.
 ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "fil": "tl"}
@@ -124,6 +137,8 @@ class LanguageIdentifier:
         text = sample(text or "", self.sample_chars)
         if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
             return LanguageGuess(hinted[0], HINT_ONLY_PROBABILITY) if hinted else UNKNOWN
+        if hinted and _confirmed_by_stopwords(text, hinted[0]):
+            return LanguageGuess(hinted[0], CONFIRMED_HINT_PROBABILITY)
         candidates = self.candidates(text)
         if not candidates:
             return LanguageGuess(hinted[0], HINT_ONLY_PROBABILITY) if hinted else UNKNOWN
@@ -157,6 +172,20 @@ class LanguageIdentifier:
             factory.set_seed(self.seed)
             self._factory = factory
         return self._factory
+
+
+def _confirmed_by_stopwords(text: str, code: str) -> bool:
+    """Whether ``code``'s stop words are as dense in ``text`` as in grammatical text.
+
+    Costs a tenth of a langdetect call, and most pages declare their language.
+    """
+    if not stoplists.has_stoplist(code):
+        return False
+    words = text.lower().split()[:CONFIRMATION_WORDS]
+    if not words:
+        return False
+    stopwords = stoplists.stoplist(code)
+    return sum(w in stopwords for w in words) / len(words) >= CONFIRMING_STOPWORD_DENSITY
 
 
 def _plausible(code: str | None, text: str) -> str | None:

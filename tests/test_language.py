@@ -9,6 +9,7 @@ import pytest
 from langdetect import DetectorFactory as GlobalFactory
 from langdetect import detect as global_detect
 
+from corpusbot import language
 from corpusbot.language import (
     HINT_ONLY_PROBABILITY,
     SAMPLE_CHARS,
@@ -147,3 +148,23 @@ def test_pickles_small_and_answers_the_same(identifier):
     data = pickle.dumps(identifier)
     assert len(data) < 1000
     assert pickle.loads(data).identify(TEXTS["pl"]) == identifier.identify(TEXTS["pl"])
+
+
+def test_declared_language_confirmed_by_its_stop_words_skips_detection():
+    text = (
+        "The committee said that it would publish the report on Monday, and that the "
+        "members of the public who had written to it would be able to read all of it."
+    )
+    guess = identify(text, ["en-GB"])
+    assert guess.code == "en"
+    assert guess.probability == language.CONFIRMED_HINT_PROBABILITY
+
+
+def test_wrong_declaration_is_not_confirmed_and_detection_decides():
+    text = (
+        "Der Ausschuss teilte mit, dass er den Bericht am Montag veröffentlichen werde und "
+        "dass die Bürger, die ihm geschrieben hätten, ihn vollständig lesen könnten."
+    )
+    guess = identify(text, ["en"])
+    assert guess.code == "de"
+    assert guess.probability != language.CONFIRMED_HINT_PROBABILITY
