@@ -10,11 +10,15 @@
    a soft form of the paper's single-group rule, because ads and wrappers
    split articles into sibling chunks — plus every candidate lying between
    the largest group's first and last block in document order.
-4. Drop the headline from the body: it is the extraction's ``title``.
+4. Recover the blocks neither algorithm chose that lie inside the region's
+   span (first to last kept block) with few links and no boilerplate name:
+   short paragraphs, list items and table cells of the article itself.
+5. Drop the headline from the body: it is the extraction's ``title``.
 
 Measured on ``scrapinghub`` / ``multilingual-dev`` (F1): union alone
 0.881 / 0.891; + soft groups 0.930 / 0.902; + container names 0.946 / 0.900;
-+ blocks between 0.951 / 0.910; + headline out 0.953 / 0.911.
++ blocks between 0.951 / 0.910; + headline out 0.953 / 0.911; (after
+hidden elements and headline fixes: 0.956 / 0.902) + recovery 0.960 / 0.904.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from collections.abc import Sequence
 
 from corpusbot.blocks import Block
 from corpusbot.extractors import boilerpipe, grandparent, justext
-from corpusbot.extractors.containers import drop_named_boilerplate
+from corpusbot.extractors.containers import ContainerNames
 from corpusbot.extractors.context import PageBlocks
+
+MAX_RECOVERED_LINK_DENSITY = justext.MAX_LINK_DENSITY_DEFAULT
+"""A block recovered inside the region may have jusText's share of link text at most."""
 
 MIN_GROUP_SHARE = 0.2
 """A group is kept at this share of the largest group's characters; 0.15 and
@@ -33,9 +40,10 @@ MIN_GROUP_SHARE = 0.2
 
 def select(page: PageBlocks) -> list[Block]:
     """The main-text blocks of the page, in document order."""
-    candidates = candidates_of(page)
-    candidates = drop_named_boilerplate(candidates)
+    names = ContainerNames()
+    candidates = [b for b in candidates_of(page) if not names.is_boilerplate(b.element)]
     kept = article_region(candidates)
+    kept = recover_inside(page.blocks, kept, names)
     return drop_headline(kept, page.title)
 
 
@@ -58,6 +66,23 @@ def article_region(candidates: Sequence[Block], n: int = grandparent.DEFAULT_N) 
     first, last = found[largest][0].position, found[largest][-1].position
     kept |= {id(b) for b in candidates if first <= b.position <= last}
     return [b for b in candidates if id(b) in kept]
+
+
+def recover_inside(
+    blocks: Sequence[Block], kept: Sequence[Block], names: ContainerNames
+) -> list[Block]:
+    """``kept``, plus the link-poor, unnamed blocks between its first and last."""
+    if not kept:
+        return []
+    chosen = {id(b) for b in kept}
+    for block in blocks[kept[0].position : kept[-1].position + 1]:
+        if (
+            block.text
+            and block.link_density <= MAX_RECOVERED_LINK_DENSITY
+            and not names.is_boilerplate(block.element)
+        ):
+            chosen.add(id(block))
+    return [b for b in blocks if id(b) in chosen]
 
 
 def drop_headline(blocks: Sequence[Block], headline: str | None) -> list[Block]:
