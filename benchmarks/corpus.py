@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,7 @@ def build_copies(work: Path) -> tuple[Path, list[bench_warc.BenchPage], dict[str
 def run_pipeline(archive: Path, out: Path, jobs: int) -> tuple[float, Counter[str], dict]:
     """Seconds for one whole run into a fresh folder, its stats, and CPU seconds spent
     by this process and by the workers (reaped, so counted as children)."""
+    shutil.rmtree(out, ignore_errors=True)
     self_before = resource.getrusage(resource.RUSAGE_SELF)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -239,6 +241,7 @@ def memory_figures(work: Path, sizes: list[str]) -> list[dict]:
 
 def measure_memory(archive: Path, out: Path) -> dict:
     """Peak RSS of ``corpusbot warc -j 2`` (main process, and main plus workers), sampled."""
+    shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o", str(out),
                "-j", "2", "-q"]
     started = time.perf_counter()
