@@ -288,6 +288,40 @@ def _rss(pid: int) -> int:
     return 0
 
 
+def lsh_figures(index: Path, sample: int = 2000) -> dict:
+    """The SQLite band lookup per document, against rebuilding datasketch's in-memory LSH
+    from the stored signatures (what an index that is not queried in place would cost)."""
+    import sqlite3
+
+    import numpy as np
+    from datasketch import MinHash, MinHashLSH
+
+    from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT
+    from corpusbot.dedup.index import SQLiteIndex
+    from corpusbot.dedup.near import band_keys, optimal_bands
+
+    connection = sqlite3.connect(index, isolation_level=None)
+    rows = connection.execute("SELECT doc, signature FROM dedup_signatures").fetchall()
+    signatures = [np.frombuffer(sig, dtype=np.uint32) for _, sig in rows]
+    bands = optimal_bands(0.8, 128, LSH_FP_WEIGHT)
+    lookups = [band_keys(sig, *bands) for sig in signatures[:sample]]
+    sqlite_index = SQLiteIndex(connection)
+    started = time.perf_counter()
+    for keys in lookups:
+        sqlite_index.candidates(keys)
+    lookup_us = (time.perf_counter() - started) / len(lookups) * 1e6
+    rss_before = _rss(os.getpid())
+    started = time.perf_counter()
+    lsh = MinHashLSH(threshold=0.8, num_perm=128, weights=(LSH_FP_WEIGHT, 1 - LSH_FP_WEIGHT))
+    for (doc, _), sig in zip(rows, signatures, strict=True):
+        lsh.insert(doc, MinHash(num_perm=128, hashvalues=sig, scheme="affine32"))
+    rebuild = time.perf_counter() - started
+    return {"documents": len(rows), "sqlite_lookup_us_per_doc": round(lookup_us, 1),
+            "datasketch_rebuild_seconds": round(rebuild, 2),
+            "datasketch_rebuild_us_per_doc": round(rebuild / max(len(rows), 1) * 1e6, 1),
+            "datasketch_rebuild_rss_mb": round((_rss(os.getpid()) - rss_before) / 1e6, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, help="folder for archives and outputs (default: temp)")
@@ -296,7 +330,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--out", type=Path, help="write the figures as JSON")
+    parser.add_argument("--lsh-index", type=Path, help="only: LSH figures on this dedup.sqlite")
     args = parser.parse_args()
+    if args.lsh_index:
+        print(json.dumps(lsh_figures(args.lsh_index), indent=2))
+        return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     logging.getLogger("corpusbot").setLevel(logging.ERROR)
     work = args.work or Path(tempfile.mkdtemp(prefix="corpusbot-bench-"))
@@ -310,6 +348,7 @@ def main() -> None:
     figures["minhash_us_per_doc"] = minhash_figures(texts)
     if not args.skip_memory:
         figures["memory"] = memory_figures(work, args.sizes)
+        figures["lsh"] = lsh_figures(work / f"memory-{args.sizes[-1]}" / "dedup.sqlite")
     print(json.dumps(figures, indent=2, default=str))
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2, default=str) + "\n")
