@@ -23,6 +23,8 @@ from scrapy.http import Request, Response
 from scrapy.utils.asyncio import create_looping_call
 from tqdm import tqdm
 
+from corpusbot.crawlsettings import with_defaults
+
 logger = logging.getLogger(__name__)
 
 TOP_DOMAINS = 3
@@ -43,7 +45,7 @@ class CrawlProgress:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_PROGRESS_ENABLED"):
             raise NotConfigured("CORPUSBOT_PROGRESS_ENABLED is off")
         progress = cls(crawler, settings.getfloat("CORPUSBOT_PROGRESS_INTERVAL_SECONDS"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from scrapy.settings import BaseSettings
+
 from corpusbot.dedup.near import THRESHOLD_DEFAULT
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
 from corpusbot.writer import SHARD_BYTES_DEFAULT
@@ -186,6 +188,20 @@ def user_agent(version: str, contact: str) -> str:
     """The User-Agent: names the project and, when given, how to reach the operator."""
     reach = f"; +{contact}" if contact else ""
     return f"corpusbot/{version} (text corpus crawler{reach})"
+
+
+def with_defaults(settings: BaseSettings) -> BaseSettings:
+    """``settings`` with every ``CORPUSBOT_*`` default it lacks (at the ``default`` priority).
+
+    The add-on sets them all; a component enabled without the add-on (in
+    ``ITEM_PIPELINES`` and friends) reads them through here instead.
+    """
+    merged = BaseSettings()
+    merged.update(settings)  # a copy, with each setting's priority, and unfrozen
+    for name, value in defaults().items():
+        if merged.getpriority(name) is None:
+            merged.set(name, value, priority="default")
+    return merged
 
 
 def defaults() -> dict[str, Any]:

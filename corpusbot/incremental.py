@@ -28,6 +28,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+from corpusbot.crawlsettings import with_defaults
 from corpusbot.dates import iso_utc
 from corpusbot.items import MODIFIED_KEY
 from corpusbot.seenstore import SeenStore
@@ -51,7 +52,7 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_INCREMENTAL_ENABLED"):
             raise NotConfigured("CORPUSBOT_INCREMENTAL_ENABLED is off")
         path = settings.get("CORPUSBOT_INCREMENTAL_STORE") or (

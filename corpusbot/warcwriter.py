@@ -38,6 +38,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from corpusbot import __version__
+from corpusbot.crawlsettings import with_defaults
 from corpusbot.offload import await_future
 
 logger = logging.getLogger(__name__)
@@ -246,7 +247,7 @@ class WarcMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_WARC_ENABLED"):
             raise NotConfigured("CORPUSBOT_WARC_ENABLED is off")
         directory = settings.get("CORPUSBOT_WARC_DIR") or (

@@ -26,6 +26,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
 from corpusbot.corpus import Corpus, CorpusOptions
+from corpusbot.crawlsettings import with_defaults
 from corpusbot.processor import Document, Rejection
 from corpusbot.signals import corpus_committed
 
@@ -48,7 +49,7 @@ class CorpusPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
         return cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), corpus_options(settings),
@@ -56,8 +57,9 @@ class CorpusPipeline:
                    settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
 
     def open_spider(self) -> None:
-        recorded = {"source": "crawl", "processor": _plain(asdict(processor_options(
-            self.crawler.settings))), "corpus": _plain(asdict(self.options))}
+        settings = with_defaults(self.crawler.settings)
+        recorded = {"source": "crawl", "processor": _plain(asdict(processor_options(settings))),
+                    "corpus": _plain(asdict(self.options))}
         self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
 
     async def process_item(self, item: Any) -> Any:

@@ -25,6 +25,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
+from corpusbot.crawlsettings import with_defaults
 from corpusbot.crawlworker import ignore_interrupt, process_page, warm_up
 from corpusbot.items import page_from_item
 from corpusbot.offload import await_future
@@ -50,7 +51,7 @@ class ProcessPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_PROCESS_ENABLED"):
             raise NotConfigured("CORPUSBOT_PROCESS_ENABLED is off")
         return cls(crawler, Processor(processor_options(settings)), worker_count(settings),

@@ -22,8 +22,8 @@ from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
 
-from corpusbot import crawlsettings as defaults
 from corpusbot.article import classify, url_shape
+from corpusbot.crawlsettings import with_defaults
 from corpusbot.dates import iso_utc
 from corpusbot.discovery import (
     Entry,
@@ -80,21 +80,18 @@ class NewsSpider(Spider):
     def configure(self, settings: BaseSettings) -> None:
         """Read the spider's settings; the start URLs of the sites file join the others.
 
-        The spider is built before add-ons apply their defaults, so each
-        getter falls back to the documented default: the spider also works
-        in a project without the add-on.
+        The spider is built before add-ons apply their defaults, so the
+        documented defaults fill what is not set: the spider also works in a
+        project without the add-on.
         """
+        settings = with_defaults(settings)
         self.sites = load_site_config(settings.get("CORPUSBOT_SPIDER_SITES_FILE"))
-        self.depth = settings.getint("CORPUSBOT_SPIDER_DEPTH", defaults.CORPUSBOT_SPIDER_DEPTH)
+        self.depth = settings.getint("CORPUSBOT_SPIDER_DEPTH")
         self.since = iso_utc(settings.get("CORPUSBOT_SPIDER_SINCE"))
-        self.sitemap_max_bytes = settings.getint(
-            "CORPUSBOT_SPIDER_SITEMAP_MAX_BYTES", defaults.CORPUSBOT_SPIDER_SITEMAP_MAX_BYTES)
-        self.use_sitemaps = settings.getbool(
-            "CORPUSBOT_SPIDER_SITEMAPS_ENABLED", defaults.CORPUSBOT_SPIDER_SITEMAPS_ENABLED)
-        self.use_feeds = settings.getbool(
-            "CORPUSBOT_SPIDER_FEEDS_ENABLED", defaults.CORPUSBOT_SPIDER_FEEDS_ENABLED)
-        self.use_links = settings.getbool(
-            "CORPUSBOT_SPIDER_LINKS_ENABLED", defaults.CORPUSBOT_SPIDER_LINKS_ENABLED)
+        self.sitemap_max_bytes = settings.getint("CORPUSBOT_SPIDER_SITEMAP_MAX_BYTES")
+        self.use_sitemaps = settings.getbool("CORPUSBOT_SPIDER_SITEMAPS_ENABLED")
+        self.use_feeds = settings.getbool("CORPUSBOT_SPIDER_FEEDS_ENABLED")
+        self.use_links = settings.getbool("CORPUSBOT_SPIDER_LINKS_ENABLED")
         extra = [url for site in self.sites.sites.values() for url in site.start]
         self.start_urls = list(dict.fromkeys([*self.start_urls, *extra]))
         if not self.start_urls:

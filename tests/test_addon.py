@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from scrapy.settings import Settings
-from scrapy.utils.misc import load_object
+from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy.utils.test import get_crawler
 
 from corpusbot.addon import COMPONENTS, Addon
@@ -93,3 +93,15 @@ def test_an_existing_scrapy_project_gets_the_news_spider(tmp_path):
                             capture_output=True, text=True, timeout=60, check=False)
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.strip() == "['news']"
+
+
+def test_the_components_work_without_the_add_on(tmp_path):
+    crawler = get_crawler(settings_dict={"CORPUSBOT_OUTPUT_DIR": str(tmp_path)})
+    built = {path: build_from_crawler(load_object(path), crawler)
+             for components in COMPONENTS.values() for path in components}
+    assert built["corpusbot.pipelines.process.ProcessPipeline"].workers >= 1
+    warc = built["corpusbot.warcwriter.WarcMiddleware"]
+    assert warc.writer.directory == tmp_path / "archive"
+    warc.spider_closed()
+    built["corpusbot.incremental.IncrementalMiddleware"].store.close()
+    assert (tmp_path / "crawl-seen.sqlite").is_file()
