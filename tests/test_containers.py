@@ -23,7 +23,7 @@ def verdicts(body: str) -> dict[str, bool]:
         '<div class="cookie-banner">',
         '<div class="related-stories">',
         '<section class="share-tools">',
-        '<p class="image-credit">',
+        '<div class="image-credit">',
     ],
 )
 def test_named_boilerplate_containers(container: str):
