@@ -208,7 +208,8 @@ def seed_urls(start_urls: str | Iterable[str], seeds: str | None) -> list[str]:
     """Start URLs from the argument (comma- or space-separated) and the seeds file.
 
     The seeds file has one URL per line; blank lines and ``#`` comments are
-    skipped. A URL without a scheme gets ``https://``.
+    skipped. A URL without a scheme gets ``https://``; one without a host
+    raises ValueError.
     """
     if isinstance(start_urls, str):
         start_urls = start_urls.replace(",", " ").split()
@@ -216,7 +217,11 @@ def seed_urls(start_urls: str | Iterable[str], seeds: str | None) -> list[str]:
     if seeds:
         lines = (line.strip() for line in Path(seeds).read_text(encoding="utf-8").splitlines())
         urls += [line for line in lines if line and not line.startswith("#")]
-    return [url if "://" in url else f"https://{url}" for url in dict.fromkeys(urls)]
+    complete = [url if "://" in url else f"https://{url}" for url in dict.fromkeys(urls)]
+    for url in complete:
+        if not urlsplit(url).hostname:
+            raise ValueError(f"not a URL: {url!r}")
+    return complete
 
 
 def allowed_domains(urls: Iterable[str], sites: SiteConfig) -> list[str]:

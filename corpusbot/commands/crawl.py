@@ -24,6 +24,7 @@ from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
 from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.spiders.news import seed_urls
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,9 @@ def run(args: argparse.Namespace) -> int:
         log.error("nothing to crawl: give start URLs, --seeds FILE or --sites FILE")
         return EXIT_USAGE
     try:
+        seed_urls(args.urls, str(args.seeds) if args.seeds else None)
         settings = crawl_settings(args)
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         log.error("%s", error)
         return EXIT_USAGE
     stats, failure = _crawl(settings, args)
