@@ -86,6 +86,9 @@ def test_seeds_file_and_usage_errors(tmp_path):
     usage = subprocess.run([sys.executable, "-m", "corpusbot", "crawl", "-o", str(out)],
                            cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
     assert usage.returncode == 64
+    not_a_url = subprocess.run([sys.executable, "-m", "corpusbot", "crawl", "/", "-o", str(out)],
+                               cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    assert not_a_url.returncode == 64 and "not a URL" in not_a_url.stderr
     seeds = tmp_path / "seeds.txt"
     seeds.write_text(f"# nothing listens here\nhttp://127.0.0.1:{_free_port()}/\n")
     failed = run_crawl(["--seeds", str(seeds)], out, "RETRY_TIMES=0",

@@ -134,6 +134,11 @@ def test_seed_files_skip_comments_and_add_a_scheme(tmp_path):
         "https://c.example/", "https://a.example/", "https://b.example"]
 
 
+def test_a_start_url_without_a_host_is_an_error():
+    with pytest.raises(ValueError, match="not a URL"):
+        seed_urls("https:///path", None)
+
+
 def test_no_start_url_is_an_error():
     crawler = get_crawler(NewsSpider)
     with pytest.raises(ValueError, match="start_urls"):
