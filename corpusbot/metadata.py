@@ -4,7 +4,11 @@ News pages describe themselves twice: JSON-LD (schema.org ``NewsArticle``
 and friends) for search engines, and ``<meta>`` tags for social networks
 (Open Graph ``og:*``, ``article:*``) and older conventions (``author``,
 ``pubdate``, Dublin Core). JSON-LD is preferred where both exist because it
-is typed; the meta tags fill the gaps. Nothing here guesses from the text.
+is typed; the meta tags fill the gaps. Only the publication date of a page
+that declares none is inferred, by htmldate from the page's text and URL
+(on ../shared/bench/scrapinghub: 149 of 181 pages declare a date, htmldate
+agrees with 132 of those to the day and finds one for 30 of the other 32,
+in about 1.5 ms a page); such a date has no time of day: ``2019-11-18``.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urljoin
 
+from htmldate import find_date
 from lxml import etree
+from lxml.html import HtmlElement
 
 from corpusbot.dates import iso_utc
 
@@ -42,6 +48,7 @@ class Metadata:
     canonical_url: str | None = None
     title: str | None = None
     published: str | None = None
+    """ISO 8601 in UTC when declared; a bare ``YYYY-MM-DD`` when inferred."""
     modified: str | None = None
     authors: tuple[str, ...] = ()
     site_name: str | None = None
@@ -67,13 +74,24 @@ def extract_metadata(root: etree._Element, url: str) -> Metadata:
                      meta.get("twitter:title"), _xpath_text(root, "//title")),
         published=iso_utc(_first(_text(article.get("datePublished")),
                                  *(meta.get(n) for n in _PUBLISHED_META),
-                                 _itemprop(root, "datePublished"))),
+                                 _itemprop(root, "datePublished"))) or inferred_date(root, url),
         modified=iso_utc(_first(_text(article.get("dateModified")),
                                 *(meta.get(n) for n in _MODIFIED_META))),
         authors=_authors(article, meta, root),
         site_name=_first(meta.get("og:site_name"), _publisher(article, objects),
                          meta.get("application-name")),
     )
+
+
+def inferred_date(root: etree._Element, url: str) -> str | None:
+    """The publication day htmldate reads from the page's text and URL, if any.
+
+    Only a parsed tree is passed: given a string that looks like a URL,
+    htmldate would download it, outside the crawl's politeness rules.
+    """
+    if not isinstance(root, HtmlElement):
+        return None
+    return find_date(root, url=url, original_date=True, extensive_search=False)
 
 
 def jsonld_objects(root: etree._Element) -> list[dict[str, Any]]:

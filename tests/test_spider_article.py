@@ -148,3 +148,10 @@ def test_json_ld_lists_graphs_and_main_entities_are_flattened():
     kinds = [obj["@type"] for obj in jsonld_objects(_root(html))]
     assert kinds == ["WebPage", "http://schema.org/BlogPosting"]
     assert classify(_root(html), "https://news.example/x").is_article
+
+
+def test_an_undeclared_publication_day_is_inferred_from_text_and_url():
+    body = "<p>Published on 18 November 2019 by our desk.</p>" + PARAGRAPH
+    url = "https://news.example/2019/11/18/council-passes-the-road-budget.html"
+    meta = extract_metadata(_root(_page(body=body), url), url)
+    assert meta.published == "2019-11-18"
