@@ -50,3 +50,8 @@ def test_html5_boilerplate_elements(tag: str):
 def test_verdict_is_inherited_from_any_ancestor():
     body = '<div class="comments"><div class="content"><p>deep</p></div></div>'
     assert verdicts(body) == {"deep": True}
+
+
+def test_sidebar_only_as_a_whole_class_word():
+    body = '<div class="sidebar"><p>side</p></div><div class="has-sidebar"><p>main</p></div>'
+    assert verdicts(body) == {"side": True, "main": False}

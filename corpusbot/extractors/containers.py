@@ -5,8 +5,9 @@ widgets sit inside elements whose ``class`` or ``id`` says so; a block under
 such an element is boilerplate unless an element on the way also names
 itself content (``article-footer`` vs ``comment-list``). The names were kept
 one by one when they raised F1 on one gold set without lowering it on the
-other (``social``, ``subscri``, ``widget``, ``sidebar``, ``ad``, ``meta``,
-``date`` and the tags ``nav`` and ``header`` lowered it and are out), plus
+other (``social``, ``subscri``, ``widget``, ``ad``, ``meta``, ``date``, any
+``sidebar`` but the whole word, and the tags ``nav`` and ``header`` lowered
+it and are out), plus
 the names of the usual third-party widgets, which cost nothing where absent.
 """
 
@@ -22,12 +23,15 @@ from corpusbot.blocks import Block
 BOILERPLATE_NAMES = re.compile(
     r"comment|footer|author|caption|modal|popup|newsletter|signup|breadcrumb|consent|cookie"
     r"|gdpr|captcha|disqus|share|related|recommend|promo|outbrain|taboola|rating|disclaimer"
-    r"|disclosure|copyright|credit|tags?\b|topics?\b",
+    r"|disclosure|copyright|credit|contributor|tags?\b|topics?\b|(?:^|[\s_-])bio(?:[\s_-]|$)",
     re.IGNORECASE,
 )
 CONTENT_NAMES = re.compile(r"article|body|content|entry|main|post|story|text", re.IGNORECASE)
 # Names that stay boilerplate even beside a content name ("article__byline").
 ALWAYS_BOILERPLATE_NAMES = re.compile(r"byline|reading-?time", re.IGNORECASE)
+# Class names that are boilerplate only as a whole word: "sidebar" is, but
+# "has-sidebar" and "content-with-sidebar" wrap articles.
+BOILERPLATE_CLASS_WORDS = frozenset({"sidebar"})
 # HTML5 elements whose content is by definition not the article's running
 # text: asides, footers, figures and their captions, machine-readable times.
 BOILERPLATE_TAGS = frozenset({"aside", "footer", "figure", "figcaption", "time"})
@@ -61,6 +65,8 @@ def _names_boilerplate(element: etree._Element) -> bool:
         return True
     names = f"{element.get('class') or ''} {element.get('id') or ''}"
     if ALWAYS_BOILERPLATE_NAMES.search(names):
+        return True
+    if not BOILERPLATE_CLASS_WORDS.isdisjoint(names.lower().split()):
         return True
     return bool(BOILERPLATE_NAMES.search(names)) and not CONTENT_NAMES.search(names)
 
