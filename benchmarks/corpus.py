@@ -145,24 +145,28 @@ def language_figures(confusion: Counter) -> dict:
     return result
 
 
-def extraction_rates(archive: Path) -> tuple[float, float, int]:
-    """Pages per second of ``trafilatura.extract`` alone, and of ``corpusbot.extract`` alone,
-    on the archive's HTML records (held in memory: only the calls are timed)."""
+def extraction_rates(archive: Path) -> dict[str, float]:
+    """Pages per second of ``trafilatura.extract`` alone and of ``corpusbot.extract`` alone on
+    the archive's HTML records (held in memory: only the calls are timed), by the wall clock
+    and by this process's CPU time (which other load on the machine disturbs far less)."""
     import trafilatura
 
     from corpusbot import extract
 
     pages = [r.page for r in ArchiveReader().read(archive) if r.page]
     trafilatura.extract(pages[0].body, url=pages[0].url)
-    started = time.perf_counter()
-    for page in pages:
-        trafilatura.extract(page.body, url=page.url, include_comments=False)
-    reference = len(pages) / (time.perf_counter() - started)
-    started = time.perf_counter()
-    for page in pages:
-        extract(page.body, url=page.url, headers=page.headers)
-    ours = len(pages) / (time.perf_counter() - started)
-    return reference, ours, len(pages)
+    extract(pages[0].body)
+    rates = {}
+    for name, call in (
+            ("trafilatura", lambda p: trafilatura.extract(p.body, url=p.url,
+                                                          include_comments=False)),
+            ("corpusbot_extract", lambda p: extract(p.body, url=p.url, headers=p.headers))):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for page in pages:
+            call(page)
+        rates[f"{name}_pages_per_s"] = round(len(pages) / (time.perf_counter() - wall), 1)
+        rates[f"{name}_pages_per_cpu_s"] = round(len(pages) / (time.process_time() - cpu), 1)
+    return rates
 
 
 def minhash_figures(texts: dict[str, str]) -> dict:
@@ -213,40 +217,50 @@ def speed_figures(archive: Path, work: Path, repeat: int) -> dict:
             times[jobs].append(round(seconds, 1))
             cpu[jobs].append(used)
             load.append(os.getloadavg()[0])
-    trafilatura, extraction, records = extraction_rates(archive)
-    pipeline = stats["pages"] / min(times[1])
-    return {"pages": stats["pages"], "extraction_pages": records,
-            "trafilatura_pages_per_s": round(trafilatura, 1),
-            "corpusbot_extract_pages_per_s": round(extraction, 1),
-            "pipeline_j1_pages_per_s": round(pipeline, 1),
-            "pipeline_vs_trafilatura": round(pipeline / trafilatura, 2),
-            "pipeline_vs_extract_alone": round(pipeline / extraction, 2),
+    rates = extraction_rates(archive)
+    pages = stats["pages"]
+    wall = pages / min(times[1])
+    cpu_j1 = pages / min(c["main"] for c in cpu[1])
+    cpu_j2 = [c["main"] + c["workers"] for c in cpu[2]]
+    return {"pages": pages, **rates,
+            "pipeline_j1_pages_per_s": round(wall, 1),
+            "pipeline_j1_pages_per_cpu_s": round(cpu_j1, 1),
+            "pipeline_vs_trafilatura_wall": round(wall / rates["trafilatura_pages_per_s"], 2),
+            "pipeline_vs_trafilatura_cpu": round(
+                cpu_j1 / rates["trafilatura_pages_per_cpu_s"], 2),
+            "pipeline_vs_extract_alone_cpu": round(
+                cpu_j1 / rates["corpusbot_extract_pages_per_cpu_s"], 2),
             "j1_seconds": times[1], "j2_seconds": times[2],
-            "j2_vs_j1": round(min(times[1]) / min(times[2]), 2),
+            "j2_vs_j1_wall": round(min(times[1]) / min(times[2]), 2),
+            # What two idle cores would give: all the CPU the -j 2 run spent, on two cores.
+            "j2_vs_j1_cpu_bound": round(min(c["main"] for c in cpu[1]) / (min(cpu_j2) / 2), 2),
             "cpu_seconds_j1": cpu[1], "cpu_seconds_j2": cpu[2],
             "load_average_1min": [round(x, 2) for x in load], "cpus": os.cpu_count()}
 
 
-def memory_figures(work: Path, sizes: list[str]) -> list[dict]:
+def memory_figures(work: Path, sizes: list[str], jobs: list[int]) -> list[dict]:
     results = []
     for size in sizes:
         archive = work / f"big-{size}.warc.gz"
         if not archive.exists():
             subprocess.run([sys.executable, str(REPO / "scripts" / "bench_warc.py"), "big",
                             str(archive), "--size", size], check=True, stdout=subprocess.DEVNULL)
-        results.append(measure_memory(archive, work / f"memory-{size}"))
-        log.info("memory %s: %s", size, results[-1])
+        for n in jobs:
+            results.append(measure_memory(archive, work / f"memory-{size}-j{n}", n))
+            log.info("memory %s -j %d: %s", size, n, results[-1])
     return results
 
 
-def measure_memory(archive: Path, out: Path) -> dict:
-    """Peak RSS of ``corpusbot warc -j 2`` (main process, and main plus workers), sampled."""
+def measure_memory(archive: Path, out: Path, jobs: int) -> dict:
+    """Peak memory of ``corpusbot warc -j N``, sampled every 0.1 s: the main process's RSS,
+    the largest worker's RSS, and the sum of the proportional set sizes of all the
+    processes (PSS shares the pages that forked workers hold in common)."""
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o", str(out),
-               "-j", "2", "-q"]
+               "-j", str(jobs), "-q"]
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=REPO)
-    peaks = {"main": 0, "tree": 0}
+    peaks = {"main": 0, "worker": 0, "tree_pss": 0}
     sampler = threading.Thread(target=_sample_rss, args=(process, peaks), daemon=True)
     sampler.start()
     process.wait()
@@ -254,20 +268,34 @@ def measure_memory(archive: Path, out: Path) -> dict:
     manifest = json.loads((out / "manifest.json").read_text())
     docs = manifest["documents"]
     index_bytes = (out / "dedup.sqlite").stat().st_size
-    return {"archive_mb": round(archive.stat().st_size / 1e6, 1), "pages": manifest["pages"],
-            "documents": docs, "seconds": round(time.perf_counter() - started, 1),
+    return {"archive_mb": round(archive.stat().st_size / 1e6, 1), "jobs": jobs,
+            "pages": manifest["pages"], "documents": docs,
+            "seconds": round(time.perf_counter() - started, 1),
             "peak_rss_main_mb": round(peaks["main"] / 1e6, 1),
-            "peak_rss_tree_mb": round(peaks["tree"] / 1e6, 1),
+            "peak_rss_worker_mb": round(peaks["worker"] / 1e6, 1),
+            "peak_pss_total_mb": round(peaks["tree_pss"] / 1e6, 1),
             "index_bytes_per_document": round(index_bytes / max(docs, 1)),
             "state_bytes": (out / "state.sqlite").stat().st_size, "exit": process.returncode}
 
 
 def _sample_rss(process: subprocess.Popen, peaks: dict[str, int]) -> None:
     while process.poll() is None:
-        main = _rss(process.pid)
-        tree = main + sum(_rss(child) for child in _children(process.pid))
-        peaks["main"], peaks["tree"] = max(peaks["main"], main), max(peaks["tree"], tree)
+        children = _children(process.pid)
+        peaks["main"] = max(peaks["main"], _rss(process.pid))
+        peaks["worker"] = max([peaks["worker"], *(_rss(child) for child in children)])
+        total = _pss(process.pid) + sum(_pss(child) for child in children)
+        peaks["tree_pss"] = max(peaks["tree_pss"], total)
         time.sleep(0.1)
+
+
+def _pss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def _children(pid: int) -> list[int]:
@@ -329,6 +357,9 @@ def main() -> None:
                         help="sizes of the memory archives (.warc.gz files)")
     parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--memory-jobs", nargs="*", type=int, default=[1, 2],
+                        help="-j values of the memory runs")
+    parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--out", type=Path, help="write the figures as JSON")
     parser.add_argument("--lsh-index", type=Path, help="only: LSH figures on this dedup.sqlite")
     args = parser.parse_args()
@@ -339,16 +370,19 @@ def main() -> None:
     logging.getLogger("corpusbot").setLevel(logging.ERROR)
     work = args.work or Path(tempfile.mkdtemp(prefix="corpusbot-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    archive, pages, texts = build_copies(work)
-    figures: dict = {"archive_mb": round(archive.stat().st_size / 1e6, 1)}
-    figures["speed"] = speed_figures(archive, work, args.repeat)
-    log.info("speed: %s", figures["speed"])
-    figures["dedup"] = dedup_figures(work / "speed-1-0", pages, texts)
-    log.info("dedup: %s", figures["dedup"])
-    figures["minhash_us_per_doc"] = minhash_figures(texts)
+    figures: dict = {}
+    if not args.skip_speed:
+        archive, pages, texts = build_copies(work)
+        figures["archive_mb"] = round(archive.stat().st_size / 1e6, 1)
+        figures["speed"] = speed_figures(archive, work, args.repeat)
+        log.info("speed: %s", figures["speed"])
+        figures["dedup"] = dedup_figures(work / "speed-1-0", pages, texts)
+        log.info("dedup: %s", figures["dedup"])
+        figures["minhash_us_per_doc"] = minhash_figures(texts)
     if not args.skip_memory:
-        figures["memory"] = memory_figures(work, args.sizes)
-        figures["lsh"] = lsh_figures(work / f"memory-{args.sizes[-1]}" / "dedup.sqlite")
+        figures["memory"] = memory_figures(work, args.sizes, args.memory_jobs)
+        last = f"memory-{args.sizes[-1]}-j{args.memory_jobs[-1]}"
+        figures["lsh"] = lsh_figures(work / last / "dedup.sqlite")
     print(json.dumps(figures, indent=2, default=str))
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2, default=str) + "\n")

@@ -83,18 +83,22 @@ class Corpus:
         self._lock = _lock(self.out_dir / LOCK_FILE)
         self._db = _open_database(self.out_dir / STATE_FILE,
                                   self.options.dedup_path or self.out_dir / DEDUP_FILE)
-        self._checkpoint = Checkpoint(self._db)
-        self._check_compression()
-        self._dedup = Deduplicator(SQLiteIndex(self._db, "dedup"), self.options.dedup)
         self._writer = ShardWriter(self.out_dir, self.options.compression,
                                    self.options.shard_bytes)
-        self._writer.restore(self._checkpoint.shards())
-        self._committed = self._checkpoint.counts()
         self._pending: Counter[str] = Counter()
         self._positions: dict[str, InputPosition] = {}
-        self._db.execute("BEGIN IMMEDIATE")
-        self._run = self._checkpoint.start_run(run_options or {})
         self._closed = False
+        try:
+            self._checkpoint = Checkpoint(self._db)
+            self._check_compression()
+            self._dedup = Deduplicator(SQLiteIndex(self._db, "dedup"), self.options.dedup)
+            self._writer.restore(self._checkpoint.shards())
+            self._committed = self._checkpoint.counts()
+            self._db.execute("BEGIN IMMEDIATE")
+            self._run = self._checkpoint.start_run(run_options or {})
+        except BaseException:
+            self._release()  # a refused folder stays free for the next attempt
+            raise
 
     def admit(self, page: Page) -> Rejection | None:
         """None when ``page`` should be processed; a ``dedup/url`` Rejection when its URL was."""

@@ -34,8 +34,8 @@ from corpusbot.archive import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions,
 from corpusbot.checkpoint import InputPosition
 from corpusbot.corpus import Corpus
 from corpusbot.page import Page
-from corpusbot.processor import Processor
-from corpusbot.workers import InlinePool, Pool, ProcessPool
+from corpusbot.processor import Processor, Rejection
+from corpusbot.workers import InlinePool, Pool, ProcessPool, Result
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class _Step:
     position: InputPosition
     skipped: str | None = None  # a stat to count instead of a page
     page: int = -1  # index into the task's pages, when the page went to a worker
-    refused: object = None  # a result known without a worker (URL already processed)
+    refused: Rejection | None = None  # known without a worker: the URL was processed
 
 
 @dataclass(slots=True)
@@ -141,7 +141,7 @@ class Runner:
             pool.shutdown()
 
     def _drive(self, pool: Pool, tasks: Iterator[_Task]) -> None:
-        in_flight: deque[tuple[_Task, Callable[[], list[object]]]] = deque()
+        in_flight: deque[tuple[_Task, Callable[[], list[Result]]]] = deque()
         window = max(1, pool.window)
         for task in tasks:
             in_flight.append((task, pool.submit(task.pages)))
@@ -150,7 +150,7 @@ class Runner:
         while in_flight:
             self._consume(*in_flight.popleft())
 
-    def _consume(self, task: _Task, resolve: Callable[[], list[object]]) -> None:
+    def _consume(self, task: _Task, resolve: Callable[[], list[Result]]) -> None:
         results = resolve() if task.pages else []
         corpus = self.corpus
         for step in task.steps:
@@ -159,9 +159,9 @@ class Runner:
             if step.skipped:
                 corpus.count(step.skipped)
             elif step.page >= 0:
-                corpus.add(results[step.page])  # type: ignore[arg-type]
+                corpus.add(results[step.page])
             elif step.refused is not None:
-                corpus.add(step.refused)  # type: ignore[arg-type]
+                corpus.add(step.refused)
             corpus.advance(step.position)
         self._since_commit += len(task.pages)
         if self.progress:
