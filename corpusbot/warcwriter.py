@@ -16,6 +16,7 @@ before the cut is whole.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import zlib
@@ -44,6 +45,7 @@ from corpusbot.offload import await_future
 logger = logging.getLogger(__name__)
 
 OPEN_SUFFIX = ".open"
+LOCK_FILE = ".lock"
 META_KEY = "corpusbot_warc"
 """``request.meta`` key under which the response record's location is left."""
 # The body reaching Scrapy is already de-chunked; keeping the header would
@@ -107,6 +109,9 @@ class RotatingWarcWriter:
         self.path: Path | None = None
         self.serial = 0
         directory.mkdir(parents=True, exist_ok=True)
+        # Held until close: a second crawl must neither write here nor take
+        # this crawl's open file for a crashed one.
+        self.lock = lock_directory(directory)
         recover_open_files(directory)
 
     def write(self, capture: Capture) -> RecordLocation:
@@ -124,6 +129,13 @@ class RotatingWarcWriter:
         return RecordLocation(str(final), offset, length, record_id, capture.date)
 
     def close(self) -> None:
+        """Finish the current file and release the folder."""
+        self._finish_file()
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
+
+    def _finish_file(self) -> None:
         if self.file is not None:
             self.file.close()
             self.path.rename(self.path.with_name(self.path.name.removesuffix(OPEN_SUFFIX)))
@@ -159,7 +171,7 @@ class RotatingWarcWriter:
         return len(member)
 
     def _rotate(self) -> None:
-        self.close()
+        self._finish_file()
         self.serial += 1
         stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
         name = f"{self.prefix}-{stamp}-{self.serial:05d}-{os.getpid()}.warc.gz{OPEN_SUFFIX}"
@@ -167,6 +179,21 @@ class RotatingWarcWriter:
         self.file = self.path.open("wb")
         info = self.builder.create_warcinfo_record(name.removesuffix(OPEN_SUFFIX), self.info)
         self._append(info)
+
+
+class ArchiveBusyError(RuntimeError):
+    """Another crawl is writing to the same archive folder."""
+
+
+def lock_directory(directory: Path) -> int:
+    """An exclusive lock on ``directory/.lock``, as a file descriptor to close to release it."""
+    descriptor = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise ArchiveBusyError(f"another crawl is writing to {directory}") from None
+    return descriptor
 
 
 def recover_open_files(directory: Path) -> list[Path]:

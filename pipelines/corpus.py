@@ -27,7 +27,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from corpusbot.corpus import Corpus, CorpusOptions
 from corpusbot.crawlsettings import with_defaults
-from corpusbot.processor import Document, Rejection
+from corpusbot.processor import Document, ProcessorOptions, Rejection
 from corpusbot.signals import corpus_committed
 
 from .options import corpus_options, processor_options
@@ -52,13 +52,16 @@ class CorpusPipeline:
         settings = with_defaults(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
-        return cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), corpus_options(settings),
-                   settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
-                   settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
+        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")),
+                       corpus_options(settings), settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
+                       settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
+        # Opened here, not in open_spider: a folder another run is writing to
+        # stops the crawl before anything starts.
+        pipeline.open_corpus(processor_options(settings))
+        return pipeline
 
-    def open_spider(self) -> None:
-        settings = with_defaults(self.crawler.settings)
-        recorded = {"source": "crawl", "processor": _plain(asdict(processor_options(settings))),
+    def open_corpus(self, processing: ProcessorOptions) -> None:
+        recorded = {"source": "crawl", "processor": _plain(asdict(processing)),
                     "corpus": _plain(asdict(self.options))}
         self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
 

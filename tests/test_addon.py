@@ -104,4 +104,5 @@ def test_the_components_work_without_the_add_on(tmp_path):
     assert warc.writer.directory == tmp_path / "archive"
     warc.spider_closed()
     built["corpusbot.incremental.IncrementalMiddleware"].store.close()
+    built["corpusbot.pipelines.corpus.CorpusPipeline"].close_spider()
     assert (tmp_path / "crawl-seen.sqlite").is_file()

@@ -6,9 +6,11 @@ publication phase) and runs real crawls in subprocesses.
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections import Counter
 
 from tests.newssite.client import (
@@ -62,6 +64,30 @@ def test_an_interrupted_crawl_resumes_where_it_stopped(tmp_path):
     # Resuming re-fetched nothing the first run had already fetched.
     assert hits["/"] == 1
     assert not (out / "job" / "requests.seen").exists()
+
+
+def test_a_second_crawl_into_the_same_folder_is_refused(tmp_path):
+    out = tmp_path / "out"
+    with NewsSite(latency=0.5) as site:
+        command = [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o", str(out)]
+        for setting in (*TEST_SETTINGS, "CONCURRENT_REQUESTS_PER_DOMAIN=1"):
+            command += ["-s", setting]
+        first = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            # Wait until the first crawl is well under way (Scrapy handles
+            # Ctrl-C from the moment its reactor runs).
+            deadline = time.monotonic() + 30
+            while sum(site.hits().values()) < 5 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            second = run_crawl([f"{site.url}/"], out)
+        finally:
+            first.send_signal(signal.SIGINT)
+            _, errors = first.communicate(timeout=60)
+    assert second.returncode == 1 and "another crawl is writing" in second.stderr
+    assert first.returncode == 2, errors[-5000:]
+    assert "recovered" not in errors
+    assert list((out / "archive").glob("*.warc.gz")) and not list(out.glob("archive/*.open"))
 
 
 def test_scrapy_crawl_news_from_the_repository_root(tmp_path):

@@ -80,7 +80,6 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
         return outcomes
 
     process.open_spider()
-    corpus.open_spider()
     try:
         kept, duplicate, short, other = asyncio.run(run())
     finally:

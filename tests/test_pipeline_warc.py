@@ -16,6 +16,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from corpusbot.warcwriter import (
     META_KEY,
+    ArchiveBusyError,
     Capture,
     RotatingWarcWriter,
     WarcMiddleware,
@@ -121,3 +122,14 @@ def test_off_means_not_configured():
     crawler = get_crawler(settings_dict={"CORPUSBOT_WARC_ENABLED": False})
     with pytest.raises(NotConfigured):
         build_from_crawler(WarcMiddleware, crawler)
+
+
+def test_a_second_writer_on_the_same_folder_is_refused(tmp_path):
+    first = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    request, response = _exchange()
+    first.write(Capture.from_scrapy(request, response))
+    with pytest.raises(ArchiveBusyError, match="another crawl"):
+        RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    assert len(list(tmp_path.glob("*.warc.gz.open"))) == 1  # the live file is left alone
+    first.close()
+    RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"}).close()
