@@ -1,0 +1,92 @@
+"""The public call: fields, options, and no exception for any input bytes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from corpusbot import Extraction, extract, extract_text
+
+PARAGRAPH = (
+    "Die Stadt hat am Montag mitgeteilt, dass die neue Brücke über den Fluss im Frühjahr "
+    "eröffnet wird, nach zwei Jahren Bauzeit und einer langen Debatte über die Kosten. "
+    "Die Anwohner hatten gebeten, die Arbeiten in der Nacht ruhen zu lassen, und die "
+    "Stadt hat zugesagt, diese Bitte vor dem nächsten Bauabschnitt zu prüfen."
+)
+PAGE = (
+    "<html><head><title>Brücke öffnet im Frühjahr</title></head><body>"
+    "<h1>Brücke öffnet im Frühjahr</h1>" + f"<p>{PARAGRAPH}</p>" * 3 + "</body></html>"
+)
+
+
+def test_fields_of_an_extraction():
+    result = extract(PAGE.encode("utf-8"), url="https://example.org/a")
+    assert isinstance(result, Extraction)
+    assert result.paragraphs == (PARAGRAPH,) * 3
+    assert result.text == "\n\n".join(result.paragraphs)
+    assert result.title == "Brücke öffnet im Frühjahr"
+    assert result.language == "de"
+    assert 0.5 < result.language_probability <= 1.0
+    assert result.mode == "default"
+    assert result.encoding == "utf-8"
+    assert result.reason is None
+
+
+def test_explicit_language_skips_identification():
+    result = extract(PAGE, lang="de")
+    assert (result.language, result.language_probability) == ("de", 1.0)
+
+
+def test_charset_from_headers_decodes_the_body():
+    body = PAGE.encode("cp1252")
+    result = extract(body, headers={"Content-Type": "text/html; charset=windows-1252"})
+    assert result.paragraphs[0] == PARAGRAPH
+
+
+@pytest.mark.parametrize("mode", ["default", "justext", "boilerpipe", "precise"])
+def test_every_mode_extracts_the_article(mode: str):
+    result = extract(PAGE, mode=mode)
+    assert result.mode == mode
+    assert PARAGRAPH in result.text
+
+
+def test_unknown_mode_is_a_callers_error():
+    with pytest.raises(ValueError, match="unknown mode"):
+        extract(PAGE, mode="fastest")
+
+
+def test_extract_text_is_the_text_of_extract():
+    assert extract_text(PAGE) == extract(PAGE).text
+
+
+PARA = "<p>" + "The quick brown fox jumps over the lazy dog, again and again. " * 5 + "</p>"
+
+
+@pytest.mark.parametrize(
+    ("html", "reason"),
+    [
+        (b"", "empty-input"),
+        (b"  \n\t ", "empty-input"),
+        ("", "empty-input"),
+        (os.urandom(4096), "not-html"),
+        (b"\x89PNG\r\n\x1a\n" + os.urandom(2048), "not-html"),
+        (b"%PDF-1.7\n" + os.urandom(2048), "not-html"),
+        (b'{"items": [1, 2, 3]}', "not-html"),
+        (b"<html><body><p>A page cut off in the middle of its first sen", "no-main-text"),
+        (b"<body>" + b"<div>" * 100_000 + b"deep" + b"</div>" * 100_000, "no-main-text"),
+        (b"<html><body><nav><a href='/'>Home</a></nav></body></html>", "no-main-text"),
+    ],
+)
+def test_bad_input_gives_an_empty_extraction_with_a_reason(html: bytes | str, reason: str):
+    result = extract(html)
+    assert (result.text, result.paragraphs, result.reason) == ("", (), reason)
+
+
+def test_a_20_megabyte_page_is_extracted_without_error():
+    copies = 20_000_000 // len(PARA)
+    html = ("<html><body>" + PARA * copies + "</body></html>").encode()
+    assert len(html) >= 20_000_000
+    result = extract(html)
+    assert result.reason is None
+    assert len(result.paragraphs) == copies
