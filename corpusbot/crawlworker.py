@@ -38,9 +38,16 @@ def process_page(processor: Processor, page: Page, timeout: float,
     return replace(result, meta={**(result.meta or {}), **meta}) if meta else result
 
 
+_WARM_UP_PAGE = (
+    b"<html><body><p>" + b"The council met on Tuesday to discuss the budget for roads. " * 12
+    + b"</p></body></html>"
+)
+
+
 def warm_up() -> None:
-    """Import and exercise the extraction stack, so that the first real page waits for nothing."""
-    process_pages(Processor(), [Page(url="https://example.org/", body=b"<p>warm</p>")], 10)
+    """Import and exercise the extraction stack (the language profiles load on first use,
+    about a second), so that the first real page waits for nothing."""
+    process_pages(Processor(), [Page(url="https://example.org/", body=_WARM_UP_PAGE)], 30)
 
 
 def ignore_interrupt() -> None:
