@@ -160,12 +160,15 @@ def count_words(text: str) -> tuple[int, int, int]:
     left out of the density unless it is the only one (Boilerpipe's
     content handler), so that short blocks keep their raw word count.
     """
-    words = lines = line_words = 0
+    tokens = word_tokens(text)
+    words = len(tokens)
+    # the words and a space between each two: if that fits on one line, no
+    # word wraps (most blocks), and the loop below would count no line
+    if sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
+        return words, words, 1
+    lines = line_words = 0
     line_length = -1
-    for token in _TOKEN.findall(text):
-        if not _WORD_CHAR.search(token):
-            continue
-        words += 1
+    for token in tokens:
         line_words += 1
         line_length += len(token) + 1
         if line_length > LINE_WIDTH:
@@ -175,6 +178,15 @@ def count_words(text: str) -> tuple[int, int, int]:
     if lines == 0:
         return words, words, 1
     return words, words - line_words, lines
+
+
+def word_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` that hold a letter or digit, in order.
+
+    Without CJK characters a token is a whitespace-separated run.
+    """
+    tokens = _TOKEN.findall(text) if _HAS_CJK.search(text) else text.split()
+    return list(filter(_WORD_CHAR.search, tokens))
 
 
 def anchor_words(block: Block, words: int) -> int:
