@@ -7,6 +7,9 @@
             corpus.add(refused or processor.process(page))   # True when the document is kept
             corpus.commit()                        # now and then: every few thousand pages
 
+``add_verdict`` is ``add`` returning the reason a result was not kept (None
+when it was), for callers that report it, such as the crawl's pipeline.
+
 One ``Corpus`` per output folder and process; calls must not overlap. The
 crawl uses it the same way from its main process (``corpusbot.pipelines``).
 
@@ -110,19 +113,25 @@ class Corpus:
 
     def add(self, result: Document | Rejection) -> bool:
         """Dedup ``result`` and write it when kept; True when a document was written."""
+        return self.add_verdict(result) is None
+
+    def add_verdict(self, result: Document | Rejection) -> str | None:
+        """As ``add``; None when the document was written, else the reason it was not
+        (the Rejection's own, or ``dedup/<level>``)."""
         self._pending["pages"] += 1
         verdict = self._dedup.check(result)
-        if isinstance(result, Rejection):
-            self._pending[f"rejected/{result.reason}"] += 1
-            return False
-        if not isinstance(verdict, Document):
-            self._pending[f"rejected/{verdict}"] += 1
-            return False
-        line = json.dumps(verdict.to_record(), ensure_ascii=False, separators=(",", ":"))
-        self._writer.write(verdict.lang, line.encode("utf-8") + b"\n")
-        self._pending.update({"documents": 1, f"documents/{verdict.lang}": 1,
-                              f"words/{verdict.lang}": verdict.n_words})
-        return True
+        if isinstance(verdict, Document):
+            self._write(verdict)
+            return None
+        reason = result.reason if isinstance(result, Rejection) else str(verdict)
+        self._pending[f"rejected/{reason}"] += 1
+        return reason
+
+    def _write(self, doc: Document) -> None:
+        line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
+        self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
+        self._pending.update({"documents": 1, f"documents/{doc.lang}": 1,
+                              f"words/{doc.lang}": doc.n_words})
 
     def count(self, key: str, n: int = 1) -> None:
         """Add ``n`` to the stat ``key`` (committed with everything else)."""

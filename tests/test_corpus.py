@@ -27,6 +27,8 @@ def test_documents_go_to_per_language_shards_with_a_manifest(tmp_path: Path) -> 
         fill(corpus, range(5), "en")
         fill(corpus, range(5, 8), "de")
         assert not corpus.add(Rejection(url="https://x/", reason="filter/too-short", url_key=1))
+        assert corpus.add_verdict(make_doc(0, "en")) == "dedup/url"
+        assert corpus.add_verdict(Rejection(url="https://y/", reason="timeout")) == "timeout"
     assert sorted(p.name for p in tmp_path.glob("*/*")) == ["de-00001.jsonl.gz",
                                                              "en-00001.jsonl.gz"]
     records = read_shards(tmp_path)
@@ -34,12 +36,12 @@ def test_documents_go_to_per_language_shards_with_a_manifest(tmp_path: Path) -> 
         make_doc(i, "en").url for i in range(5)]
     assert all(r["schema"] == 1 and r["lang"] in {"en", "de"} for r in records)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["documents"] == 8 and manifest["pages"] == 9
+    assert manifest["documents"] == 8 and manifest["pages"] == 11
     assert manifest["languages"]["de"]["documents"] == 3
     assert manifest["languages"]["en"]["shards"][0] == {
         "file": "en/en-00001.jsonl.gz", "documents": 5, "complete": True,
         "bytes": (tmp_path / "en/en-00001.jsonl.gz").stat().st_size}
-    assert manifest["rejections"] == {"filter/too-short": 1}
+    assert manifest["rejections"] == {"filter/too-short": 1, "dedup/url": 1, "timeout": 1}
 
 
 def test_shards_rotate_by_size(tmp_path: Path) -> None:
