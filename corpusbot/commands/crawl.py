@@ -64,10 +64,15 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
     settings = Settings()
     settings.setmodule("corpusbot.settings", priority="project")
     output = args.output
-    settings.set("JOBDIR", str(output / "job"), priority="command")
+    # The command's own defaults: above the add-on's (priority "addon"),
+    # below -s (priority "cmdline").
+    settings.set("JOBDIR", str(output / "job"), priority="project")
     show_bar = not args.quiet and sys.stderr.isatty()
-    settings.set("CORPUSBOT_PROGRESS_BAR", show_bar, priority="command")
-    settings.set("CORPUSBOT_PROGRESS_ENABLED", not args.quiet, priority="command")
+    settings.set("CORPUSBOT_PROGRESS_BAR", show_bar, priority="project")
+    if args.quiet:
+        # Left out rather than switched off, which Scrapy would log.
+        settings.set("EXTENSIONS", {"corpusbot.crawlprogress.CrawlProgress": None},
+                     priority="project")
     if args.sites:
         settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")
     for assignment in args.settings:
