@@ -78,6 +78,21 @@ def test_allowed_languages(archives: Path, tmp_path: Path) -> None:
     assert manifest(out)["rejections"]["filter/language"] == 3
 
 
+def test_paragraph_dedup_and_zstd_from_the_command_line(archives: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["warc", str(archives), "-o", str(out), "-q", "--compression", "zstd",
+                 "--dedup-levels", "url,exact,near,paragraph"]) == EXIT_OK
+    assert len(read_shards(out)) == 5
+    assert all(p.name.endswith(".jsonl.zst") for p in out.glob("*/*"))
+    options = manifest(out)["options"]
+    assert options["processor"]["dedup"]["levels"] == ["exact", "near", "paragraph", "url"]
+
+
+def test_a_refused_option_fails(archives: Path, tmp_path: Path) -> None:
+    assert main(["warc", str(archives), "-o", str(tmp_path / "o"), "-q",
+                 "--dedup-levels", "fuzzy"]) == EXIT_FAILED
+
+
 def test_damaged_records_make_a_partial_run(tmp_path: Path) -> None:
     path = write_warc(tmp_path / "d.warc.gz", html_records())
     data = bytearray(path.read_bytes())
