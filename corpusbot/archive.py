@@ -273,14 +273,15 @@ def find_archives(patterns: list[str]) -> tuple[list[Path], list[str]]:
     """The archive files named by ``patterns`` (files, folders, globs), and the patterns that
     matched nothing. Folders are searched recursively for archive names; order is sorted
     within each pattern and kept across patterns, and no file is listed twice."""
-    found: dict[Path, None] = {}
+    found: dict[Path, Path] = {}  # by resolved path: one file named two ways is read once
     missing = []
     for pattern in patterns:
         matches = _expand(pattern)
         if not matches:
             missing.append(pattern)
-        found.update(dict.fromkeys(matches))
-    return list(found), missing
+        for match in matches:
+            found.setdefault(match.resolve(), match)
+    return list(found.values()), missing
 
 
 def _expand(pattern: str) -> list[Path]:

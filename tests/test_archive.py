@@ -192,6 +192,7 @@ def test_find_archives_takes_files_folders_and_globs(tmp_path: Path) -> None:
     a = write_warc(tmp_path / "a.warc.gz", [])
     b = write_arc(tmp_path / "sub" / "b.arc", [])
     (tmp_path / "notes.txt").write_text("x")
-    found, missing = find_archives([str(tmp_path), str(tmp_path / "*.warc.gz"), "nowhere/*.warc"])
+    found, missing = find_archives([str(tmp_path), str(tmp_path / "*.warc.gz"),
+                                    str(tmp_path / "sub" / ".." / "a.warc.gz"), "nowhere/*.warc"])
     assert found == [a, b]
     assert missing == ["nowhere/*.warc"]
