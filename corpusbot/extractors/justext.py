@@ -68,8 +68,10 @@ def justext(
     blocks: Sequence[Block], stoplist: frozenset[str], settings: Settings = DEFAULT_SETTINGS
 ) -> list[Class]:
     """Classify every block; the blocks classed GOOD are the main text."""
-    headings = [is_heading(b, settings) for b in blocks]
     cf_classes = [classify_context_free(b, stoplist, settings) for b in blocks]
+    # the heading rules never revise a block bad in itself: skip the test there
+    headings = [c is not Class.BAD and is_heading(b, settings)
+                for b, c in zip(blocks, cf_classes, strict=True)]
     return revise(blocks, cf_classes, headings, settings)
 
 
@@ -87,10 +89,12 @@ def is_heading(block: Block, settings: Settings) -> bool:
 
 def stopword_density(block: Block, stoplist: frozenset[str]) -> float:
     """Share of whitespace-split, lower-cased words found in the stop-word list."""
-    words = block.text.split()
+    # lower-casing neither makes nor removes whitespace: the same words as
+    # lower-casing each word after the split
+    words = block.text.lower().split()
     if not words:
         return 0.0
-    return sum(w.lower() in stoplist for w in words) / len(words)
+    return len([w for w in words if w in stoplist]) / len(words)
 
 
 def classify_context_free(block: Block, stoplist: frozenset[str], settings: Settings) -> Class:
@@ -155,37 +159,40 @@ def _classify_short(classes: list[Class]) -> None:
     # Short blocks take the class of the good/bad blocks around them; the
     # document edges count as bad. All are decided on the classes before
     # this pass, so the order of revision does not matter.
-    new = {}
+    prev_decided = _nearest_before(classes, _DECIDED)
+    next_decided = _nearest_after(classes, _DECIDED)
+    prev_any = _nearest_before(classes, _DECIDED_OR_NEAR_GOOD)
+    next_any = _nearest_after(classes, _DECIDED_OR_NEAR_GOOD)
     for i, c in enumerate(classes):
         if c is not Class.SHORT:
             continue
-        prev = _neighbour(classes, i, -1, ignore_near_good=True)
-        nxt = _neighbour(classes, i, +1, ignore_near_good=True)
+        prev, nxt = prev_decided[i], next_decided[i]
         if prev is Class.GOOD and nxt is Class.GOOD:
-            new[i] = Class.GOOD
+            classes[i] = Class.GOOD
         elif prev is Class.BAD and nxt is Class.BAD:
-            new[i] = Class.BAD
+            classes[i] = Class.BAD
         # one side good, one bad: good if a near-good block lies between the
         # short block and the bad side
-        elif (prev is Class.BAD and _neighbour(classes, i, -1, False) is Class.NEAR_GOOD) or (
-            nxt is Class.BAD and _neighbour(classes, i, +1, False) is Class.NEAR_GOOD
+        elif (prev is Class.BAD and prev_any[i] is Class.NEAR_GOOD) or (
+            nxt is Class.BAD and next_any[i] is Class.NEAR_GOOD
         ):
-            new[i] = Class.GOOD
+            classes[i] = Class.GOOD
         else:
-            new[i] = Class.BAD
-    for i, c in new.items():
-        classes[i] = c
+            classes[i] = Class.BAD
 
 
 def _classify_near_good(classes: list[Class]) -> None:
     # A near-good block is bad only between two bad neighbours; revised in
-    # place, left to right, as the reference does.
+    # place, left to right, as the reference does: the good or bad block
+    # before it is read after its own revision, the one after before it.
+    next_decided = _nearest_after(classes, _DECIDED)
+    prev = Class.BAD
     for i, c in enumerate(classes):
-        if c is not Class.NEAR_GOOD:
-            continue
-        prev = _neighbour(classes, i, -1, ignore_near_good=True)
-        nxt = _neighbour(classes, i, +1, ignore_near_good=True)
-        classes[i] = Class.BAD if (prev, nxt) == (Class.BAD, Class.BAD) else Class.GOOD
+        if c is Class.NEAR_GOOD:
+            bad = (prev, next_decided[i]) == (Class.BAD, Class.BAD)
+            classes[i] = Class.BAD if bad else Class.GOOD
+        if classes[i] in _DECIDED:
+            prev = classes[i]
 
 
 def _restore_headings(blocks, classes, cf_classes, headings, limit) -> None:
@@ -198,14 +205,24 @@ def _restore_headings(blocks, classes, cf_classes, headings, limit) -> None:
             classes[i] = Class.GOOD
 
 
-def _neighbour(classes: Sequence[Class], i: int, step: int, ignore_near_good: bool) -> Class:
-    """The nearest good or bad class (or near-good) in one direction; edges are bad."""
-    j = i + step
-    while 0 <= j < len(classes):
-        c = classes[j]
-        if c is Class.GOOD or c is Class.BAD:
-            return c
-        if c is Class.NEAR_GOOD and not ignore_near_good:
-            return c
-        j += step
-    return Class.BAD
+_DECIDED = (Class.GOOD, Class.BAD)
+_DECIDED_OR_NEAR_GOOD = (Class.GOOD, Class.BAD, Class.NEAR_GOOD)
+
+
+def _nearest_before(classes: Sequence[Class], stops: tuple[Class, ...]) -> list[Class]:
+    """For each block, the class of the nearest block before it among ``stops``.
+
+    The document edge counts as bad. One sweep serves every block, where a
+    search from each block would walk the same runs of short blocks again.
+    """
+    nearest, last = [], Class.BAD
+    for c in classes:
+        nearest.append(last)
+        if c in stops:
+            last = c
+    return nearest
+
+
+def _nearest_after(classes: Sequence[Class], stops: tuple[Class, ...]) -> list[Class]:
+    """For each block, the class of the nearest block after it among ``stops``."""
+    return _nearest_before(classes[::-1], stops)[::-1]
