@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Self
@@ -88,13 +87,8 @@ class CorpusPipeline:
 
     def _add(self, result: Document | Rejection) -> str | None:
         """Add ``result``; None when kept, else the reason it was not."""
-        before = _rejections(self.corpus.stats)
-        if self.corpus.add(result):
-            self.uncommitted += 1
-            return None
         self.uncommitted += 1
-        grown = _rejections(self.corpus.stats) - before
-        return next(iter(grown), None) or getattr(result, "reason", "rejected")
+        return self.corpus.add_verdict(result)
 
     def _maybe_commit(self) -> None:
         due = time.monotonic() - self.last_commit >= self.commit_seconds
@@ -104,11 +98,6 @@ class CorpusPipeline:
             self.last_commit = time.monotonic()
             self.stats.inc_value("corpusbot/commits")
             self.crawler.signals.send_catch_log(corpus_committed)
-
-
-def _rejections(stats: Counter[str]) -> Counter[str]:
-    return Counter({k.removeprefix("rejected/"): v for k, v in stats.items()
-                    if k.startswith("rejected/")})
 
 
 def _plain(value: object) -> object:
