@@ -37,7 +37,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     Only the invoked subcommand's module is imported, so that ``extract``
     does not pay for importing Scrapy.
     """
-    parser = _Parser(prog="corpusbot", description=__doc__.splitlines()[0])
+    parser = _Parser(
+        prog="corpusbot",
+        description="Clean, deduplicated, per-language text corpora from news crawls and "
+        "web archives. Exit status: 0 done, 1 failed, 2 partial, 64 usage error.",
+    )
     parser.add_argument("--version", action="version", version=f"corpusbot {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
