@@ -5,6 +5,7 @@ often hold several ``<h1>`` (logo, section name); the headline is the ``<h1>``
 that best matches ``og:title`` or ``<title>`` both ways (most of its words in
 the title, and most of the title's longest part in it, so that a logo naming
 the site does not win), else ``og:title``, else the longest part of the title.
+A page that declares no title has a headline only if it has one ``<h1>``.
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ MIN_TITLE_OVERLAP = 0.5
 def headline(root: etree._Element, title: str | None, og_title: str | None) -> str | None:
     """The article's headline, or ``None`` when the page declares none."""
     declared = [_strip_site_name(t) for t in (og_title, title) if t]
+    h1s = [" ".join(h1.text_content().split()) for h1 in root.iter("h1")]
+    if not declared:
+        # nothing to match against: a lone <h1> is the headline
+        return h1s[0] if len(h1s) == 1 and h1s[0] else None
     best, best_score = None, 0.0
-    for h1 in root.iter("h1"):
-        text = " ".join(h1.text_content().split())
+    for text in h1s:
         score = max((_overlap(text, t) for t in declared), default=0.0)
         if text and score > best_score:
             best, best_score = text, score

@@ -29,3 +29,8 @@ def test_og_title_is_preferred_over_the_title_when_no_h1_matches():
 
 def test_no_title_at_all():
     assert pick("<p>text</p>", None) is None
+
+
+def test_lone_h1_is_the_headline_when_no_title_is_declared():
+    assert pick("<h1>Bridge opens</h1><p>text</p>", None) == "Bridge opens"
+    assert pick("<h1>One</h1><h1>Two</h1>", None) is None
