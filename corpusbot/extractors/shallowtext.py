@@ -86,7 +86,7 @@ class Unit:
 
     @property
     def text(self) -> str:
-        return "\n".join(b.text for b in self.blocks)
+        return "\n".join([b.text for b in self.blocks])
 
     @property
     def link_density(self) -> float:
@@ -133,24 +133,20 @@ def to_units(blocks: Iterable[Block]) -> list[Unit]:
     """One unit per block with text, numbered in document order."""
     kept = [b for b in blocks if b.text.strip()]
     levels = tag_levels(b.element for b in kept)
-    units = [_unit(b, level) for b, level in zip(kept, levels, strict=True)]
-    for offset, unit in enumerate(units):
-        unit.start = unit.end = offset
-    return units
+    return [_unit(b, level, offset)
+            for offset, (b, level) in enumerate(zip(kept, levels, strict=True))]
 
 
-def _unit(block: Block, level: int) -> Unit:
+def _unit(block: Block, level: int, offset: int) -> Unit:
     words, wrapped_words, wrapped_lines = count_words(block.text)
     labels = set()
     if block.is_heading:
         labels.add(Label.HEADING)
     if "li" in block.dom_path.split("."):
         labels.add(Label.LI)
-    return Unit(
-        blocks=[block], words=words, anchor_words=anchor_words(block, words),
-        wrapped_words=wrapped_words, wrapped_lines=wrapped_lines,
-        tag_level=level, start=0, end=0, labels=labels,
-    )
+    # positional: the hot path builds one unit per block
+    return Unit([block], words, anchor_words(block, words), wrapped_words, wrapped_lines,
+                level, offset, offset, labels)
 
 
 def count_words(text: str) -> tuple[int, int, int]:
@@ -191,6 +187,8 @@ def word_tokens(text: str) -> list[str]:
 
 def anchor_words(block: Block, words: int) -> int:
     """Words inside ``<a>``; for unspaced CJK text, the anchors' share of characters."""
+    if not block.link_chars and not block.link_words:
+        return 0  # both measures below are 0; most blocks hold no link
     if _HAS_CJK.search(block.text):
         return round(words * block.link_chars / block.chars) if block.chars else 0
     return min(block.link_words, words)
