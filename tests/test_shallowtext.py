@@ -67,6 +67,19 @@ def test_tag_level_ignores_inline_elements():
     assert st.tag_levels(elements) == [level, level + 1, level + 1, level + 2]
 
 
+def test_path_labels_heading_and_list_item_each_unit_its_own_set():
+    def on(path: str) -> Block:
+        return Block(element=etree.Element("p"), dom_path=path, position=0, text="word")
+
+    units = st.to_units([on("html.body.h2"), on("html.body.ul.li"), on("html.body.h2"),
+                         on("html.body.div")])
+    assert [u.labels for u in units] == [
+        {st.Label.HEADING}, {st.Label.LI}, {st.Label.HEADING}, set()]
+    # later filters add labels to one unit only
+    units[0].labels.add(st.Label.TITLE)
+    assert units[2].labels == {st.Label.HEADING}
+
+
 def test_empty_blocks_are_skipped():
     assert st.classify([block(text=" "), block(30)]) == [False, True]
 

@@ -133,20 +133,30 @@ def to_units(blocks: Iterable[Block]) -> list[Unit]:
     """One unit per block with text, numbered in document order."""
     kept = [b for b in blocks if b.text.strip()]
     levels = tag_levels(b.element for b in kept)
-    return [_unit(b, level, offset)
+    # a page has a few dozen distinct paths for hundreds of blocks
+    path_labels: dict[str, frozenset[Label]] = {}
+    return [_unit(b, level, offset, path_labels)
             for offset, (b, level) in enumerate(zip(kept, levels, strict=True))]
 
 
-def _unit(block: Block, level: int, offset: int) -> Unit:
+def _unit(block: Block, level: int, offset: int, path_labels: dict[str, frozenset[Label]]) -> Unit:
     words, wrapped_words, wrapped_lines = count_words(block.text)
+    labels = path_labels.get(block.dom_path)
+    if labels is None:
+        labels = path_labels[block.dom_path] = path_labels_of(block)
+    # positional: the hot path builds one unit per block
+    return Unit([block], words, anchor_words(block, words), wrapped_words, wrapped_lines,
+                level, offset, offset, set(labels))
+
+
+def path_labels_of(block: Block) -> frozenset[Label]:
+    """The labels a block's DOM path gives it: in a heading, in a list item."""
     labels = set()
     if block.is_heading:
         labels.add(Label.HEADING)
     if "li" in block.dom_path.split("."):
         labels.add(Label.LI)
-    # positional: the hot path builds one unit per block
-    return Unit([block], words, anchor_words(block, words), wrapped_words, wrapped_lines,
-                level, offset, offset, labels)
+    return frozenset(labels)
 
 
 def count_words(text: str) -> tuple[int, int, int]:
