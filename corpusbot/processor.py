@@ -133,6 +133,16 @@ class Processor:
     def __setstate__(self, options: ProcessorOptions) -> None:
         self.__init__(options)  # type: ignore[misc]
 
+    def warm_up(self) -> None:
+        """Load what the first page would load (the language profiles, the stop-word lists).
+
+        Called in a parent before it forks workers, so that they share those
+        tens of megabytes instead of each loading its own copy.
+        """
+        words = " ".join(["the quick brown fox jumps over a lazy dog"] * 8)
+        self.process(Page(url="https://example.invalid/warm-up",
+                          body=f"<html><body><p>{words}</p></body></html>".encode()))
+
     def process(self, page: Page) -> Document | Rejection:
         """Extract, identify, filter and fingerprint one page; bad input becomes a Rejection."""
         try:

@@ -10,6 +10,7 @@ that kills a worker again is rejected, as ``crash/worker``.
 
 from __future__ import annotations
 
+import gc
 import logging
 import signal
 from collections.abc import Callable
@@ -106,6 +107,10 @@ class ProcessPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def _start(self) -> ProcessPoolExecutor:
+        # Forked workers share what the parent loaded; frozen, the collector leaves it alone
+        # and the shared pages stay shared.
+        self.processor.warm_up()
+        gc.freeze()
         executor = ProcessPoolExecutor(self.jobs, initializer=_ignore_interrupt)
         # Start the workers now, before the caller opens files or threads a fork would copy.
         executor.submit(int).result()

@@ -69,6 +69,9 @@ def parse_size(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not getattr(args, "verbose", 0):
+        # warcio warns once per odd record (spaces in a URL...): noise over a whole crawl.
+        logging.getLogger("warcio").setLevel(logging.ERROR)
     paths, missing = find_archives(args.inputs)
     for pattern in missing:
         log.error("no archive found at %s", pattern)
