@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeadersParserException
@@ -186,6 +187,8 @@ class ArchiveReader:
 
     def _page(self, record: ArcWarcRecord, source: str) -> tuple[Page | None, str | None]:
         limit = self.options.max_body_bytes
+        if not _decodable(record):
+            return None, SKIPPED_BAD_ENCODING
         try:
             body = record.content_stream().read(limit + 1)
         except (zlib.error, OSError, ValueError) as error:
@@ -216,6 +219,14 @@ class _LogWriter:
 
     def flush(self) -> None:
         pass
+
+
+def _decodable(record: ArcWarcRecord) -> bool:
+    """Whether warcio can undo the record's content encoding (brotli needs its package)."""
+    if record.http_headers is None:
+        return True
+    encoding = (record.http_headers.get_header("Content-Encoding") or "identity").strip().lower()
+    return encoding == "identity" or encoding in BufferedReader.get_supported_decompressors()
 
 
 def _headers(record: ArcWarcRecord) -> dict[str, str]:

@@ -8,6 +8,7 @@ import pytest
 
 from corpusbot.archive import (
     DAMAGED,
+    SKIPPED_BAD_ENCODING,
     SKIPPED_NOT_HTML,
     SKIPPED_STATUS,
     SKIPPED_TOO_LARGE,
@@ -132,6 +133,19 @@ def test_transfer_and_content_encodings_are_undone(tmp_path: Path) -> None:
     found = pages(read(path))
     assert [p.url.rsplit("/", 1)[1] for p in found] == ["chunked", "gzip", "both"]
     assert all(p.body == body for p in found)
+
+
+def test_content_encodings_that_cannot_be_undone_are_skipped(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "u.warc.gz", [
+        Rec("https://example.org/lzw", b"\x1f\x9d\x90 compressed", headers=[
+            ("Content-Encoding", "compress")]),
+        # Labelled gzip but sent plain, as some servers do: read as it is.
+        Rec("https://example.org/plain", b"<p>not gzip at all</p>", headers=[
+            ("Content-Encoding", "gzip")]),
+    ])
+    records = read(path)
+    assert records[1].skipped == SKIPPED_BAD_ENCODING
+    assert records[2].page is not None and records[2].page.body == b"<p>not gzip at all</p>"
 
 
 def test_too_large_bodies_are_skipped(tmp_path: Path) -> None:
