@@ -219,7 +219,7 @@ def ignore_blocks_after_content(units: list[Unit]) -> None:
         started = started or Label.TITLE in unit.labels
         if unit.content and started:
             words += fulltext_words(unit)
-        ended = ended or (Label.END_OF_TEXT in unit.labels and words >= END_OF_TEXT_MIN_WORDS)
+        ended = ended or (words >= END_OF_TEXT_MIN_WORDS and Label.END_OF_TEXT in unit.labels)
         if ended:
             unit.content = False
 
