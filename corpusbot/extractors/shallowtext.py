@@ -150,7 +150,11 @@ def _unit(block: Block, level: int, offset: int, path_labels: dict[str, frozense
 
 
 def path_labels_of(block: Block) -> frozenset[Label]:
-    """The labels a block's DOM path gives it: in a heading, in a list item."""
+    """The labels a block's DOM path gives it: in a heading, in a list item.
+
+    Both depend on the path alone (``Block.is_heading`` reads ``dom_path``),
+    so ``to_units`` computes them once per distinct path.
+    """
     labels = set()
     if block.is_heading:
         labels.add(Label.HEADING)
@@ -189,7 +193,8 @@ def count_words(text: str) -> tuple[int, int, int]:
 def word_tokens(text: str) -> list[str]:
     """The tokens of ``text`` that hold a letter or digit, in order.
 
-    Without CJK characters a token is a whitespace-separated run.
+    Without CJK characters the tokenizer's tokens are the whitespace-separated
+    runs, which ``str.split`` finds faster (both use Unicode whitespace).
     """
     tokens = _TOKEN.findall(text) if _HAS_CJK.search(text) else text.split()
     return list(filter(_WORD_CHAR.search, tokens))
