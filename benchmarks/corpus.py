@@ -85,19 +85,28 @@ def read_docs(out: Path) -> list[dict]:
 
 
 def dedup_figures(out: Path, pages: list[bench_warc.BenchPage], texts: dict[str, str]) -> dict:
-    """Documents per page group, copies kept, and language against the gold text's."""
+    """Documents per page group, copies kept, and language against the gold text's.
+
+    A page "has main text" when the Processor alone keeps it (extraction and
+    filters); such a page must yield exactly one document from its group.
+    """
+    from corpusbot.page import Page
+    from corpusbot.processor import Rejection
+
     kept = {url_key(doc["url"]): doc for doc in read_docs(out)}
-    identifier = LanguageIdentifier(seed=0)
-    groups, copies_kept, no_text, lost, confusion = Counter(), 0, 0, [], Counter()
+    processor, identifier = Processor(), LanguageIdentifier(seed=0)
+    groups, copies_kept, lost, confusion = Counter(), 0, [], Counter()
+    without_text: Counter[str] = Counter()
     for page in pages:
         urls = [url_key(page.url), url_key(bench_warc.mirror_url(page.url, "exact")),
                 url_key(bench_warc.mirror_url(page.url, "near"))]
         found = [kept[u] for u in urls if u in kept]
         groups[len(found)] += 1
         copies_kept += max(0, len(found) - 1)
-        has_text = len(texts[page.url].split()) >= 50
-        no_text += not has_text
-        if has_text and not found:
+        alone = processor.process(Page(url=page.url, body=page.html))
+        if isinstance(alone, Rejection):
+            without_text[alone.reason] += 1
+        elif not found:
             lost.append(page.url)
         gold = identifier.identify(page.gold).code
         for doc in found[:1]:
@@ -105,7 +114,7 @@ def dedup_figures(out: Path, pages: list[bench_warc.BenchPage], texts: dict[str,
                 confusion[(gold, doc["lang"])] += 1
     return {"pages": len(pages), "documents": len(kept),
             "groups_by_documents_kept": dict(sorted(groups.items())),
-            "copies_kept": copies_kept, "pages_without_main_text": no_text,
+            "copies_kept": copies_kept, "pages_without_main_text": dict(without_text),
             "pages_with_text_but_no_document": lost,
             "near_copy_jaccard": near_jaccards(pages, texts),
             "language": language_figures(confusion)}
