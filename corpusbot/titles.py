@@ -25,7 +25,7 @@ MIN_TITLE_OVERLAP = 0.5
 def headline(root: etree._Element, title: str | None, og_title: str | None) -> str | None:
     """The article's headline, or ``None`` when the page declares none."""
     declared = [_strip_site_name(t) for t in (og_title, title) if t]
-    h1s = [" ".join(h1.text_content().split()) for h1 in root.iter("h1")]
+    h1s = [" ".join("".join(h1.itertext()).split()) for h1 in root.iter("h1")]
     if not declared:
         # nothing to match against: a lone <h1> is the headline
         return h1s[0] if len(h1s) == 1 and h1s[0] else None
