@@ -169,4 +169,6 @@ def normalize(text: str) -> str:
     """jusText's whitespace rule: a run becomes a newline if it holds one, else a space."""
     if "\n" in text or "\r" in text:
         text = _NEWLINE_RUN.sub("\n", text)
+    elif "  " not in text and "\t" not in text and text.isprintable():
+        return text  # most text nodes: single spaces only, nothing to do
     return _SPACE_RUN.sub(" ", text)
