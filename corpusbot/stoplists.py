@@ -23,8 +23,13 @@ ALIASES = {"no": "nb", "be-x-old": "be-tarask", "hbs": "sh"}
 # Cached: package data files do not change while the process runs, so reading
 # them once cannot change any result; it makes every later call a dict lookup.
 @functools.cache
+@functools.cache
 def available_languages() -> frozenset[str]:
-    """The codes that have a stop-word list ("en", "de", "be-tarask", ...)."""
+    """The codes that have a stop-word list ("en", "de", "be-tarask", ...).
+
+    Cached: the installed files cannot change while the process runs, and
+    listing them cost a directory read on every page.
+    """
     root = files(PACKAGE)
     return frozenset(
         entry.name.removesuffix(".txt")
