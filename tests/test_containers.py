@@ -55,3 +55,10 @@ def test_verdict_is_inherited_from_any_ancestor():
 def test_sidebar_only_as_a_whole_class_word():
     body = '<div class="sidebar"><p>side</p></div><div class="has-sidebar"><p>main</p></div>'
     assert verdicts(body) == {"side": True, "main": False}
+
+
+def test_repeated_names_keep_their_verdict():
+    # one reading per class/id string serves every element that repeats it
+    body = ('<div class="share"><p>a</p></div><div class="story"><p>b</p></div>'
+            '<div class="share"><p>c</p></div><div class="story"><p>d</p></div>')
+    assert verdicts(body) == {"a": True, "b": False, "c": True, "d": False}

@@ -42,6 +42,9 @@ class ContainerNames:
 
     def __init__(self) -> None:
         self._verdicts: dict[etree._Element, bool] = {}
+        # pages repeat a few class/id strings on many elements; the name
+        # patterns are costly, so each string is read once
+        self._names: dict[str, bool] = {}
 
     def is_boilerplate(self, element: etree._Element) -> bool:
         chain = []
@@ -55,15 +58,22 @@ class ContainerNames:
             node = node.getparent()
         # from the outermost unseen ancestor inwards: once inside boilerplate, stay
         for node in reversed(chain):
-            verdict = verdict or _names_boilerplate(node)
+            verdict = verdict or self._names_boilerplate(node)
             self._verdicts[node] = verdict
         return verdict
 
+    def _names_boilerplate(self, element: etree._Element) -> bool:
+        if element.tag in BOILERPLATE_TAGS:
+            return True
+        names = f"{element.get('class') or ''} {element.get('id') or ''}"
+        verdict = self._names.get(names)
+        if verdict is None:
+            verdict = self._names[names] = names_boilerplate(names)
+        return verdict
 
-def _names_boilerplate(element: etree._Element) -> bool:
-    if element.tag in BOILERPLATE_TAGS:
-        return True
-    names = f"{element.get('class') or ''} {element.get('id') or ''}"
+
+def names_boilerplate(names: str) -> bool:
+    """Whether an element's ``class`` and ``id`` (joined by a space) name boilerplate."""
     if ALWAYS_BOILERPLATE_NAMES.search(names):
         return True
     if not BOILERPLATE_CLASS_WORDS.isdisjoint(names.lower().split()):
