@@ -99,7 +99,7 @@ def _extract(
     blocks = segment(root)
     guess = _identify(blocks, lang, (head.lang, _header(headers, "content-language")))
     page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)
-    paragraphs = tuple(b.text for b in MODES[mode](page) if b.text)
+    paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
@@ -110,6 +110,18 @@ def _extract(
         encoding=decoded.encoding,
         reason=None if paragraphs else "no-main-text",
     )
+
+
+def paragraph_text(block: Block) -> str:
+    """The block's text as one line; preformatted text keeps its lines.
+
+    Blocks keep the source's line wrapping (jusText's normalisation turns a
+    whitespace run holding a newline into a newline), which is noise inside
+    a corpus paragraph.
+    """
+    if "pre" in block.dom_path.split("."):
+        return block.text
+    return " ".join(block.text.split())
 
 
 def _identify(

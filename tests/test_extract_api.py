@@ -90,3 +90,12 @@ def test_a_20_megabyte_page_is_extracted_without_error():
     result = extract(html)
     assert result.reason is None
     assert len(result.paragraphs) == copies
+
+
+def test_paragraphs_are_single_lines_but_preformatted_text_keeps_its_lines():
+    wrapped = PARAGRAPH.replace(", ", ",\n    ", 2)
+    code = "def f():\n    return 1"
+    html = f"<html><body><p>{wrapped}</p><p>{PARAGRAPH}</p><pre>{code}</pre></body></html>"
+    result = extract(html, mode="boilerpipe")
+    assert result.paragraphs[0] == PARAGRAPH
+    assert "def f():\nreturn 1" in result.paragraphs  # lines kept, indentation not
