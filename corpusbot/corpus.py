@@ -33,7 +33,7 @@ import logging
 import os
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -237,6 +237,19 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
                    for p in checkpoint.positions()],
         "options": runs[-1]["options"] if runs else {}, "runs": runs,
     }
+
+
+def recorded_options(options: object) -> object:
+    """A run's options (dataclasses, sets, paths) as plain JSON for the manifest."""
+    if is_dataclass(options) and not isinstance(options, type):
+        options = asdict(options)
+    if isinstance(options, dict):
+        return {key: recorded_options(item) for key, item in options.items()}
+    if isinstance(options, (set, frozenset)):
+        return sorted(options)
+    if isinstance(options, Path):
+        return str(options)
+    return options
 
 
 def _by_prefix(counts: Counter[str]) -> dict[str, dict[str, int]]:

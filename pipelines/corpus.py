@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Self
 
@@ -24,7 +23,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from corpusbot.corpus import Corpus, CorpusOptions
+from corpusbot.corpus import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawlsettings import with_defaults
 from corpusbot.processor import Document, ProcessorOptions, Rejection
 from corpusbot.signals import corpus_committed
@@ -60,8 +59,8 @@ class CorpusPipeline:
         return pipeline
 
     def open_corpus(self, processing: ProcessorOptions) -> None:
-        recorded = {"source": "crawl", "processor": _plain(asdict(processing)),
-                    "corpus": _plain(asdict(self.options))}
+        recorded = {"source": "crawl", "processor": recorded_options(processing),
+                    "corpus": recorded_options(self.options)}
         self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
 
     async def process_item(self, item: Any) -> Any:
@@ -100,12 +99,3 @@ class CorpusPipeline:
             self.crawler.signals.send_catch_log(corpus_committed)
 
 
-def _plain(value: object) -> object:
-    # Options as JSON for the manifest: sets become sorted lists, paths strings.
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if isinstance(value, Path):
-        return str(value)
-    return value

@@ -15,11 +15,16 @@ import os
 import re
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 from corpusbot.archive import ReaderOptions, find_archives
-from corpusbot.corpus import Corpus, CorpusBusyError, CorpusMismatchError, CorpusOptions
+from corpusbot.corpus import (
+    Corpus,
+    CorpusBusyError,
+    CorpusMismatchError,
+    CorpusOptions,
+    recorded_options,
+)
 from corpusbot.dedup.index import IndexMismatchError
 from corpusbot.dedup.options import LEVELS, DedupOptions
 from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
@@ -109,8 +114,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
 
 def _build(args: argparse.Namespace, paths: list[Path], processor_options: ProcessorOptions,
            corpus_options: CorpusOptions, run_options: RunOptions) -> RunReport:
-    recorded = {"processor": _plain(asdict(processor_options)),
-                "corpus": _plain(asdict(corpus_options)), "jobs": run_options.jobs}
+    recorded = {"processor": recorded_options(processor_options),
+                "corpus": recorded_options(corpus_options), "jobs": run_options.jobs}
     corpus = Corpus(args.output, corpus_options, run_options=recorded)
     progress = None if args.quiet else ProgressBar()
     runner = Runner(Processor(processor_options), corpus, run_options, progress)
@@ -125,15 +130,6 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
             progress.close()
 
 
-def _plain(value: object) -> object:
-    # Options as JSON: sets become sorted lists, paths strings.
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if isinstance(value, Path):
-        return str(value)
-    return value
 
 
 def _exit_status(report: RunReport, missing: bool) -> int:
