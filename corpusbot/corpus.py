@@ -27,7 +27,6 @@ again restores (``ShardWriter.restore``); nothing kept is lost or doubled.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import os
@@ -44,6 +43,7 @@ from corpusbot.dedup.deduplicator import Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.url import url_key
+from corpusbot.locks import try_lock
 from corpusbot.page import Page
 from corpusbot.processor import SCHEMA_VERSION, Document, Rejection
 from corpusbot.writer import SHARD_BYTES_DEFAULT, ShardWriter
@@ -262,12 +262,9 @@ def _by_prefix(counts: Counter[str]) -> dict[str, dict[str, int]]:
 
 
 def _lock(path: Path) -> int:
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise CorpusBusyError(f"another corpusbot run is writing to {path.parent}") from None
+    descriptor = try_lock(path)
+    if descriptor is None:
+        raise CorpusBusyError(f"another corpusbot run is writing to {path.parent}")
     return descriptor
 
 

@@ -16,7 +16,6 @@ before the cut is whole.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import zlib
@@ -40,6 +39,7 @@ from warcio.warcwriter import WARCWriter
 
 from corpusbot import __version__
 from corpusbot.crawlsettings import with_defaults
+from corpusbot.locks import try_lock
 from corpusbot.offload import await_future
 
 logger = logging.getLogger(__name__)
@@ -187,12 +187,9 @@ class ArchiveBusyError(RuntimeError):
 
 def lock_directory(directory: Path) -> int:
     """An exclusive lock on ``directory/.lock``, as a file descriptor to close to release it."""
-    descriptor = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise ArchiveBusyError(f"another crawl is writing to {directory}") from None
+    descriptor = try_lock(directory / LOCK_FILE)
+    if descriptor is None:
+        raise ArchiveBusyError(f"another crawl is writing to {directory}")
     return descriptor
 
 

@@ -14,11 +14,8 @@ the names of the usual third-party widgets, which cost nothing where absent.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from lxml import etree
-
-from corpusbot.blocks import Block
 
 BOILERPLATE_NAMES = re.compile(
     r"comment|footer|author|caption|modal|popup|newsletter|signup|breadcrumb|consent|cookie"
@@ -79,9 +76,3 @@ def names_boilerplate(names: str) -> bool:
     if not BOILERPLATE_CLASS_WORDS.isdisjoint(names.lower().split()):
         return True
     return bool(BOILERPLATE_NAMES.search(names)) and not CONTENT_NAMES.search(names)
-
-
-def drop_named_boilerplate(blocks: Iterable[Block]) -> list[Block]:
-    """The blocks not inside an element named as boilerplate."""
-    names = ContainerNames()
-    return [b for b in blocks if not names.is_boilerplate(b.element)]
