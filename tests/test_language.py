@@ -168,3 +168,21 @@ def test_wrong_declaration_is_not_confirmed_and_detection_decides():
     guess = identify(text, ["en"])
     assert guess.code == "de"
     assert guess.probability != language.CONFIRMED_HINT_PROBABILITY
+
+
+def test_uncertain_answers_are_rechecked_with_langdetects_full_trials() -> None:
+    # Half German, half Dutch: three trials disagree, so the answer is the
+    # one seven trials give, probability included.
+    text = (
+        "Die Stadt hat am Montag beschlossen, dass die neue Brücke über den Fluss "
+        "im nächsten Jahr gebaut wird. De stad heeft maandag besloten dat de nieuwe "
+        "brug over de rivier volgend jaar wordt gebouwd."
+    )
+    identifier = LanguageIdentifier(trials=3)
+    assert identifier._probabilities(text, 3)[0].prob < language.SURE_PROBABILITY
+    assert identifier.candidates(text) == LanguageIdentifier(trials=7).candidates(text)
+
+
+def test_identifier_pickles_with_its_trials() -> None:
+    identifier = pickle.loads(pickle.dumps(LanguageIdentifier(seed=3, trials=5)))
+    assert (identifier.seed, identifier.trials) == (3, 5)
