@@ -25,6 +25,15 @@ PARAGRAPH_TAGS = frozenset({
 _NEWLINE_RUN = re.compile(r"\s*[\r\n]\s*")
 _SPACE_RUN = re.compile(r"[^\S\n]+")
 _HEADING_PATH = re.compile(r"\bh\d\b")
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+
+# Tags that open no block level for Boilerpipe (its SAX handler's inline
+# tags): ``Block.depth`` counts the ancestors that are not one of these.
+INLINE_TAGS = frozenset({
+    "a", "abbr", "acronym", "b", "big", "cite", "code", "em", "font", "i", "kbd",
+    "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
+    "time", "tt", "u", "var",
+})
 
 
 @dataclass(slots=True, eq=False)
@@ -33,7 +42,9 @@ class Block:
 
     ``element`` is the element the block's first text node sits in;
     ``dom_path`` the dotted tag path open when the block began (jusText's
-    ``dom_path``); ``link_chars`` the characters inside ``<a>``.
+    ``dom_path``); ``link_chars`` the characters inside ``<a>``; ``depth``
+    the element's count of ancestors-or-self that are not ``INLINE_TAGS``
+    (Boilerpipe's tag level).
     """
 
     element: etree._Element
@@ -42,6 +53,7 @@ class Block:
     text: str = ""
     link_chars: int = 0
     link_words: int = 0
+    depth: int = 0
 
     @property
     def chars(self) -> int:
@@ -73,96 +85,118 @@ class Block:
         return self.link_chars / len(self.text) if self.text else 0.0
 
 
-class _Segmenter:
-    """jusText's ParagraphMaker, driven by an lxml tree walk.
+def segment(  # noqa: C901, PLR0912, PLR0915
+    root: etree._Element, *, skip_hidden: bool = True,
+) -> list[Block]:
+    """Cut the tree under ``root`` into blocks, in document order.
 
-    The walk is the hot loop of extraction, so it is one method over local
-    variables. A block is only materialised when text arrives (most cuts,
-    at every block-level start and end, have nothing between them), and
-    the dotted path is a stack of strings, so a cut only records the top.
+    With ``skip_hidden`` the elements the page hides (``is_hidden``) inside
+    ``<body>`` are passed over with their content, as if removed; their tail
+    text stays. jusText's own preprocessing keeps them.
+
+    This walk is the hot loop of extraction, so it is one function over local
+    variables: calls per event would cost more than the work they structure.
+    A block is only made when text arrived since the last cut (most cuts, at
+    every block-level start and end, have nothing between them). The stacks
+    hold, for each open element, its dotted path and its block-level depth.
     """
-
-    def __init__(self) -> None:
-        self.blocks: list[Block] = []
-        self.chunks: list[str] = []
-        self.link_chars = 0
-        self.link_words = 0
-        self.path = ""
-        self.opened_in: etree._Element | None = None
-        self.element: etree._Element | None = None
-
-    def cut(self, path: str, element: etree._Element | None) -> None:
-        """Close the open block if it received any text; the next opens at ``path``."""
-        if self.chunks:
-            self.blocks.append(Block(
-                element=self.element if self.element is not None else self.opened_in,
-                dom_path=self.path, position=len(self.blocks),
-                text=normalize("".join(self.chunks).strip()),
-                link_chars=self.link_chars, link_words=self.link_words,
-            ))
-            self.chunks = []
-            self.link_chars = self.link_words = 0
-            self.element = None
-        self.path, self.opened_in = path, element
-
-    # The one hot loop of extraction: inlined on purpose, calls per event cost
-    # more than the work they would structure.
-    def walk(self, root: etree._Element) -> list[Block]:  # noqa: C901, PLR0912
-        elements: list[etree._Element] = []
-        paths = [""]
-        link = br = False
-        chunks = self.chunks
-        for event, element in etree.iterwalk(root, events=("start", "end")):
-            tag = element.tag
-            if event == "start" and not isinstance(tag, str):
+    blocks: list[Block] = []
+    elements: list[etree._Element] = []
+    paths, depths = [""], [0]
+    chunks: list[str] = []
+    link = br = False
+    link_chars = link_words = 0
+    path, opened_in, opened_depth = "", None, 0  # where the open block began
+    first, first_depth = None, 0  # the element holding its first text
+    hidden = None
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        cut = False
+        if event == "start":
+            if not isinstance(tag, str):
                 continue  # a non-element node: only its tail, at its end, is text
-            if event == "start":
-                elements.append(element)
-                paths.append(f"{paths[-1]}.{tag}" if len(paths) > 1 else tag)
-                if tag in PARAGRAPH_TAGS or (br and tag == "br"):
-                    self.cut(paths[-1], element)
-                    chunks = self.chunks
-                elif tag == "br":
-                    br = True
-                    chunks.append(" ")
-                else:
-                    br = False
-                    link = link or tag == "a"
-                text = element.text
+            if skip_hidden and len(elements) > 1 and is_hidden(element):
+                walker.skip_subtree()
+                hidden = element
+                continue
+            elements.append(element)
+            paths.append(f"{paths[-1]}.{tag}" if len(paths) > 1 else tag)
+            depths.append(depths[-1] + (tag not in INLINE_TAGS))
+            if tag in PARAGRAPH_TAGS or (br and tag == "br"):
+                cut = True
+            elif tag == "br":
+                br = True
+                chunks.append(" ")
             else:
-                if isinstance(tag, str):
-                    elements.pop()
-                    paths.pop()
-                    if tag in PARAGRAPH_TAGS:
-                        self.cut(paths[-1], elements[-1] if elements else None)
-                        chunks = self.chunks
-                    if tag == "a":
-                        link = False
-                text = element.tail
-            if not text:
-                continue
-            if text.isspace():
-                # jusText drops whitespace-only text, which glues the words of
-                # "<b>a</b> <i>b</i>" together; one space keeps them apart
-                # without counting as text of its own.
-                if chunks and not chunks[-1].endswith((" ", "\n")):
-                    chunks.append(" ")
-                continue
-            text = normalize(text)
-            chunks.append(text)
-            if self.element is None and elements:
-                self.element = elements[-1]
-            if link:
-                self.link_chars += len(text)
-                self.link_words += len(text.split())
-            br = False
-        self.cut("", None)
-        return self.blocks
+                br = False
+                link = link or tag == "a"
+            text = element.text
+        else:
+            if isinstance(tag, str) and element is not hidden:
+                elements.pop()
+                paths.pop()
+                depths.pop()
+                cut = tag in PARAGRAPH_TAGS
+                if tag == "a":
+                    link = False
+            text = element.tail
+        if cut:
+            if chunks:
+                blocks.append(_block(
+                    chunks, path=path, position=len(blocks), links=(link_chars, link_words),
+                    origin=(first, first_depth) if first is not None else (opened_in, opened_depth),
+                ))
+                chunks = []
+                link_chars = link_words = 0
+                first = None
+            path, opened_depth = paths[-1], depths[-1]
+            opened_in = elements[-1] if elements else None
+        if not text:
+            continue
+        if text.isspace():
+            # jusText drops whitespace-only text, which glues the words of
+            # "<b>a</b> <i>b</i>" together; one space keeps them apart
+            # without counting as text of its own.
+            if chunks and not chunks[-1].endswith((" ", "\n")):
+                chunks.append(" ")
+            continue
+        text = normalize(text)
+        chunks.append(text)
+        if first is None and elements:
+            first, first_depth = elements[-1], depths[-1]
+        if link:
+            link_chars += len(text)
+            link_words += len(text.split())
+        br = False
+    if chunks:
+        blocks.append(_block(
+            chunks, path=path, position=len(blocks), links=(link_chars, link_words),
+            origin=(first, first_depth) if first is not None else (opened_in, opened_depth),
+        ))
+    return blocks
 
 
-def segment(root: etree._Element) -> list[Block]:
-    """Cut the tree under ``root`` into blocks, in document order."""
-    return _Segmenter().walk(root)
+def _block(
+    chunks: list[str], *, path: str, position: int, links: tuple[int, int],
+    origin: tuple[etree._Element | None, int],
+) -> Block:
+    """The block of the text ``chunks``; ``origin`` is its element and that element's depth."""
+    return Block(element=origin[0], dom_path=path, position=position,
+                 text=normalize("".join(chunks).strip()),
+                 link_chars=links[0], link_words=links[1], depth=origin[1])
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Whether the page hides ``element`` itself: ``hidden``, ``aria-hidden``, ``display:none``.
+
+    Pages hide duplicate copies of the article, dialogs and templates this
+    way; jusText's preprocessing keeps them.
+    """
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    return style is not None and _DISPLAY_NONE.search(style) is not None
 
 
 def normalize(text: str) -> str:

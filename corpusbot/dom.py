@@ -8,7 +8,6 @@ is cut.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import lxml.html
@@ -36,11 +35,6 @@ _PARSER_OPTIONS = {
     "remove_comments": True, "remove_pis": True, "huge_tree": False,
     "collect_ids": False, "encoding": "utf-8",
 }
-
-# Attribute tests only: XPath's translate() on every styled element costs more
-# than checking the few styles in Python.
-_MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden='true' or @style]")
-_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 
 
 @dataclass(slots=True, frozen=True)
@@ -92,36 +86,6 @@ def strip_invisible(root: etree._Element) -> None:
     """Cut what no reader sees, keeping each cut element's tail text."""
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     etree.strip_tags(root, *UNWRAPPED_TAGS)
-
-
-def strip_hidden(root: etree._Element) -> None:
-    """Cut the elements the page hides itself, keeping their tails.
-
-    Pages hide duplicate copies of the article, dialogs and templates with
-    the ``hidden`` attribute, ``aria-hidden`` or an inline ``display:none``.
-    jusText's preprocessing keeps them, hence a step of its own.
-    """
-    for element in _MAYBE_HIDDEN(root):
-        style = element.get("style")
-        if style is not None and element.get("hidden") is None and (
-            element.get("aria-hidden") != "true"
-        ) and not _DISPLAY_NONE.search(style):
-            continue
-        _drop_keeping_tail(element)
-
-
-def _drop_keeping_tail(element: etree._Element) -> None:
-    """Remove ``element`` and its content; its tail joins the text before it."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
-        else:
-            parent.text = (parent.text or "") + element.tail
-    parent.remove(element)
 
 
 def _clean(value: str | None) -> str | None:

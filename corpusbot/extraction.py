@@ -95,7 +95,6 @@ def _extract(
     head = dom.read_head(root)
     headline = titles.headline(root, head.title, head.og_title)
     dom.strip_invisible(root)
-    dom.strip_hidden(root)
     blocks = segment(root)
     guess = _identify(blocks, lang, (head.lang, _header(headers, "content-language")))
     page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)

@@ -90,5 +90,19 @@ def test_elements_the_page_hides_are_dropped_with_their_tails_kept():
     )
     root = dom.parse_html(html)
     dom.strip_invisible(root)
-    dom.strip_hidden(root)
     assert [b.text for b in segment(root) if b.text] == ["ac", "shown"]
+
+
+def test_hidden_body_and_html_elements_still_count() -> None:
+    # only elements inside <body> can be hidden from a reader; a flag on
+    # <body> itself is a script's page state
+    root = dom.parse_html('<html hidden=""><body style="display:none"><p>shown</p></body></html>')
+    assert [b.text for b in segment(root)] == ["shown"]
+
+
+def test_depth_counts_block_level_ancestors_only() -> None:
+    root = dom.parse_html(
+        "<body><div><p><a><b>x</b></a></p><ul><li>y</li></ul>z</div></body>")
+    depths = {b.text: b.depth for b in segment(root)}
+    # html, body, div, p; inline a and b do not count; li is one deeper
+    assert depths == {"x": 4, "y": 5, "z": 3}

@@ -28,7 +28,7 @@ def _selections(text: str, stoplist: frozenset[str]) -> tuple[list[str], list[st
         return None
     root = dom.parse_html(text)
     dom.strip_invisible(root)
-    mine = [b.text for b in ours.select(segment(root), stoplist)]
+    mine = [b.text for b in ours.select(segment(root, skip_hidden=False), stoplist)]
     # Selections are compared without whitespace: the reference glues words
     # split by whitespace-only text nodes, which corpusbot keeps apart. Blocks
     # holding only a <br> space are no selection.

@@ -7,11 +7,11 @@ kept neutral.
 
 from __future__ import annotations
 
-import lxml.html
 import pytest
 from lxml import etree
 
-from corpusbot.blocks import Block
+from corpusbot import dom
+from corpusbot.blocks import Block, segment
 from corpusbot.extractors import shallowtext as st
 
 
@@ -60,11 +60,10 @@ def test_cjk_link_density_uses_the_anchor_share_of_characters():
     assert u.link_density == pytest.approx(0.5)
 
 
-def test_tag_level_ignores_inline_elements():
-    root = lxml.html.fromstring("<div><p><a><b>x</b></a></p><ul><li>y</li></ul></div>")
-    elements = [root, root.find(".//p"), root.find(".//b"), root.find(".//li")]
-    level = st.tag_levels([root])[0]
-    assert st.tag_levels(elements) == [level, level + 1, level + 1, level + 2]
+def test_tag_level_is_the_blocks_block_level_depth():
+    root = dom.parse_html("<body><div><p><a><b>x</b></a></p><ul><li>y</li></ul></div></body>")
+    units = st.to_units(segment(root))
+    assert [u.tag_level for u in units] == [4, 5]
 
 
 def test_path_labels_heading_and_list_item_each_unit_its_own_set():

@@ -27,8 +27,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
-from lxml import etree
-
 from corpusbot.blocks import Block
 
 LINE_WIDTH = 80
@@ -39,14 +37,6 @@ CJK_CHARS_PER_WORD = 2
 
 FULLTEXT_MIN_TEXT_DENSITY = 9
 """A block counts as full text from this text density (HeuristicFilterBase)."""
-
-# Tags that do not open a new block level in Boilerpipe's SAX handler; every
-# other element counts one tag level.
-INLINE_TAGS = frozenset({
-    "a", "abbr", "acronym", "b", "big", "cite", "code", "em", "font", "i", "kbd",
-    "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
-    "time", "tt", "u", "var",
-})
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]{{1,{CJK_CHARS_PER_WORD}}}|[^\s{_CJK}]+")
@@ -132,21 +122,19 @@ def classify(blocks: Sequence[Block], rules: str = "num_words") -> list[bool]:
 def to_units(blocks: Iterable[Block]) -> list[Unit]:
     """One unit per block with text, numbered in document order."""
     kept = [b for b in blocks if b.text.strip()]
-    levels = tag_levels(b.element for b in kept)
     # a page has a few dozen distinct paths for hundreds of blocks
     path_labels: dict[str, frozenset[Label]] = {}
-    return [_unit(b, level, offset, path_labels)
-            for offset, (b, level) in enumerate(zip(kept, levels, strict=True))]
+    return [_unit(b, offset, path_labels) for offset, b in enumerate(kept)]
 
 
-def _unit(block: Block, level: int, offset: int, path_labels: dict[str, frozenset[Label]]) -> Unit:
+def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -> Unit:
     words, wrapped_words, wrapped_lines = count_words(block.text)
     labels = path_labels.get(block.dom_path)
     if labels is None:
         labels = path_labels[block.dom_path] = path_labels_of(block)
     # positional: the hot path builds one unit per block
     return Unit([block], words, anchor_words(block, words), wrapped_words, wrapped_lines,
-                level, offset, offset, set(labels))
+                block.depth, offset, offset, set(labels))
 
 
 def path_labels_of(block: Block) -> frozenset[Label]:
@@ -207,28 +195,6 @@ def anchor_words(block: Block, words: int) -> int:
     if _HAS_CJK.search(block.text):
         return round(words * block.link_chars / block.chars) if block.chars else 0
     return min(block.link_words, words)
-
-
-def tag_levels(elements: Iterable[etree._Element]) -> list[int]:
-    """Depth of each element counting only block-level elements (Boilerpipe's tagLevel).
-
-    Blocks share most of their ancestors, so each ancestor's level is
-    computed once per call.
-    """
-    known: dict[etree._Element, int] = {}
-    levels = []
-    for element in elements:
-        climbed = []
-        node: etree._Element | None = element
-        while node is not None and node not in known:
-            climbed.append(node)
-            node = node.getparent()
-        level = 0 if node is None else known[node]
-        for node in reversed(climbed):
-            level += node.tag not in INLINE_TAGS
-            known[node] = level
-        levels.append(known[element])
-    return levels
 
 
 # -- the classifier -----------------------------------------------------------
