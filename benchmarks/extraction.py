@@ -175,26 +175,45 @@ NO_QUALITY = frozenset({"lxml-parse"})
 """Extractors measured for speed only: their output is empty by design."""
 
 
-def measure(gold_set: GoldSet, name: str, extract_fn: ExtractFn, repeat: int) -> Run:
-    """Score one extractor; pages/s is the best of ``repeat`` timed passes."""
+def run_set(gold_set: GoldSet, extractors: dict[str, ExtractFn], repeat: int) -> list[Run]:
+    """Score every extractor ``repeat`` times; pages/s is each one's best pass.
+
+    The passes are interleaved (every extractor once, then again), so a slow
+    spell of a shared machine falls on all of them rather than on one.
+    """
+    results: dict[str, list[Score]] = {}
+    failed: dict[str, str] = {}
+    for name, extract_fn in extractors.items():
+        status = _warm_up(gold_set, name, extract_fn)
+        if status:
+            failed[name] = status
+        else:
+            results[name] = []
+    for _ in range(repeat):
+        for name, scores in results.items():
+            log.info("%s: %s", gold_set.name, name)
+            scores.append(score(gold_set, extractors[name]))
+    runs = []
+    for name in extractors:
+        if name in failed:
+            runs.append(Run(gold_set.name, name, status=failed[name]))
+            continue
+        best = max(result.pages_per_s for result in results[name])
+        runs.append(Run(gold_set.name, name, results[name][0], best,
+                        quality=name not in NO_QUALITY))
+    return runs
+
+
+def _warm_up(gold_set: GoldSet, name: str, extract_fn: ExtractFn) -> str | None:
+    """One untimed call; the status of an extractor that cannot run, else None."""
     try:
-        extract_fn(gold_set.pages[0].html, gold_set.pages[0].url)  # warm-up, untimed
-        results = [score(gold_set, extract_fn) for _ in range(repeat)]
+        extract_fn(gold_set.pages[0].html, gold_set.pages[0].url)
     except NotImplementedError:
-        return Run(gold_set.name, name, status="n/a")
+        return "n/a"
     except Exception as exc:  # a reference that cannot start is reported, not fatal
         log.warning("%s cannot run on %s: %s", name, gold_set.name, exc)
-        return Run(gold_set.name, name, status=f"error: {type(exc).__name__}")
-    best = max(result.pages_per_s for result in results)
-    return Run(gold_set.name, name, results[0], best, quality=name not in NO_QUALITY)
-
-
-def run_set(gold_set: GoldSet, extractors: dict[str, ExtractFn], repeat: int) -> list[Run]:
-    runs = []
-    for name, extract_fn in extractors.items():
-        log.info("%s: %s", gold_set.name, name)
-        runs.append(measure(gold_set, name, extract_fn, repeat))
-    return runs
+        return f"error: {type(exc).__name__}"
+    return None
 
 
 def speed_ratio(run: Run, runs: list[Run]) -> float | None:

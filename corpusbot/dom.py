@@ -77,9 +77,11 @@ def parse_html(text: str, *, html_elements: bool = False) -> etree._Element:
 def read_head(root: etree._Element) -> Head:
     """Read titles and ``<html lang>`` before the head is cut."""
     title = _clean(root.findtext(".//title"))
-    og = root.xpath("//meta[@property='og:title' or @name='twitter:title']/@content")
+    og = next((meta.get("content") for meta in root.iter("meta")
+               if (meta.get("property") == "og:title" or meta.get("name") == "twitter:title")
+               and meta.get("content") is not None), None)
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    return Head(title=title, og_title=_clean(og[0]) if og else None, lang=_clean(lang))
+    return Head(title=title, og_title=_clean(og), lang=_clean(lang))
 
 
 def strip_invisible(root: etree._Element) -> None:

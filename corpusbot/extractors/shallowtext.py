@@ -42,6 +42,8 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]{{1,{CJK_CHARS_PER_WORD}}}|[^\s{_CJK}]+")
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _WORD_CHAR = re.compile(r"[^\W_]")
+# A whitespace-separated token without a letter or digit ("-", "|", "...").
+_SYMBOL_TOKEN = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 
 
 class Label(Enum):
@@ -161,8 +163,9 @@ def count_words(text: str) -> tuple[int, int, int]:
     tokens = word_tokens(text)
     words = len(tokens)
     # the words and a space between each two: if that fits on one line, no
-    # word wraps (most blocks), and the loop below would count no line
-    if sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
+    # word wraps (most blocks), and the loop below would count no line; the
+    # text itself is never shorter than that
+    if len(text) <= LINE_WIDTH or sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
         return words, words, 1
     lines = line_words = 0
     line_length = -1
@@ -182,9 +185,14 @@ def word_tokens(text: str) -> list[str]:
     """The tokens of ``text`` that hold a letter or digit, in order.
 
     Without CJK characters the tokenizer's tokens are the whitespace-separated
-    runs, which ``str.split`` finds faster (both use Unicode whitespace).
+    runs, which ``str.split`` finds faster (both use Unicode whitespace); and
+    one search of the text tells whether any of them needs testing at all.
     """
-    tokens = _TOKEN.findall(text) if _HAS_CJK.search(text) else text.split()
+    if _HAS_CJK.search(text):
+        return list(filter(_WORD_CHAR.search, _TOKEN.findall(text)))
+    tokens = text.split()
+    if _SYMBOL_TOKEN.search(text) is None:
+        return tokens
     return list(filter(_WORD_CHAR.search, tokens))
 
 
