@@ -130,12 +130,18 @@ def to_units(blocks: Iterable[Block]) -> list[Unit]:
 
 
 def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -> Unit:
-    words, wrapped_words, wrapped_lines = count_words(block.text)
+    text = block.text
+    cjk = _HAS_CJK.search(text) is not None
+    tokens = word_tokens(text, cjk)
+    words = len(tokens)
+    # a text of one line's length cannot wrap (most blocks)
+    wrapped_words, wrapped_lines = (words, 1) if len(text) <= LINE_WIDTH else wrap(tokens)
+    anchors = anchor_words(block, words, cjk) if block.link_chars or block.link_words else 0
     labels = path_labels.get(block.dom_path)
     if labels is None:
         labels = path_labels[block.dom_path] = path_labels_of(block)
     # positional: the hot path builds one unit per block
-    return Unit([block], words, anchor_words(block, words), wrapped_words, wrapped_lines,
+    return Unit([block], words, anchors, wrapped_words, wrapped_lines,
                 block.depth, offset, offset, set(labels))
 
 
@@ -154,19 +160,23 @@ def path_labels_of(block: Block) -> frozenset[Label]:
 
 
 def count_words(text: str) -> tuple[int, int, int]:
-    """Words, words in wrapped lines and wrapped lines of ``text``.
+    """Words, words in wrapped lines and wrapped lines of ``text``."""
+    tokens = word_tokens(text)
+    return len(tokens), *wrap(tokens)
+
+
+def wrap(tokens: Sequence[str]) -> tuple[int, int]:
+    """Words in wrapped lines and wrapped lines, for text density.
 
     Lines wrap at ``LINE_WIDTH`` characters; the last, incomplete line is
     left out of the density unless it is the only one (Boilerpipe's
     content handler), so that short blocks keep their raw word count.
     """
-    tokens = word_tokens(text)
     words = len(tokens)
     # the words and a space between each two: if that fits on one line, no
-    # word wraps (most blocks), and the loop below would count no line; the
-    # text itself is never shorter than that
-    if len(text) <= LINE_WIDTH or sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
-        return words, words, 1
+    # word wraps, and the loop below would count no line
+    if sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
+        return words, 1
     lines = line_words = 0
     line_length = -1
     for token in tokens:
@@ -177,18 +187,20 @@ def count_words(text: str) -> tuple[int, int, int]:
             line_length = len(token)
             line_words = 1
     if lines == 0:
-        return words, words, 1
-    return words, words - line_words, lines
+        return words, 1
+    return words - line_words, lines
 
 
-def word_tokens(text: str) -> list[str]:
+def word_tokens(text: str, cjk: bool | None = None) -> list[str]:
     """The tokens of ``text`` that hold a letter or digit, in order.
 
-    Without CJK characters the tokenizer's tokens are the whitespace-separated
-    runs, which ``str.split`` finds faster (both use Unicode whitespace); and
-    one search of the text tells whether any of them needs testing at all.
+    ``cjk`` says whether the text holds Han, Hiragana or Katakana (tested
+    when not given). Without them the tokenizer's tokens are the
+    whitespace-separated runs, which ``str.split`` finds faster (both use
+    Unicode whitespace); and one search of the text tells whether any of
+    them needs testing at all.
     """
-    if _HAS_CJK.search(text):
+    if cjk or (cjk is None and _HAS_CJK.search(text)):
         return list(filter(_WORD_CHAR.search, _TOKEN.findall(text)))
     tokens = text.split()
     if _SYMBOL_TOKEN.search(text) is None:
@@ -196,11 +208,9 @@ def word_tokens(text: str) -> list[str]:
     return list(filter(_WORD_CHAR.search, tokens))
 
 
-def anchor_words(block: Block, words: int) -> int:
-    """Words inside ``<a>``; for unspaced CJK text, the anchors' share of characters."""
-    if not block.link_chars and not block.link_words:
-        return 0  # both measures below are 0; most blocks hold no link
-    if _HAS_CJK.search(block.text):
+def anchor_words(block: Block, words: int, cjk: bool) -> int:
+    """Words inside ``<a>``; for unspaced CJK text (``cjk``), the anchors' share of characters."""
+    if cjk:
         return round(words * block.link_chars / block.chars) if block.chars else 0
     return min(block.link_words, words)
 
