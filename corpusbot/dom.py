@@ -37,13 +37,24 @@ _PARSER_OPTIONS = {
 }
 
 
+# <meta> property / name / http-equiv values that give the headline or the language.
+TITLE_METAS = frozenset({"og:title", "twitter:title"})
+LANGUAGE_METAS = frozenset({"content-language", "og:locale", "language", "dc.language"})
+
+
 @dataclass(slots=True, frozen=True)
 class Head:
-    """What the page head declares: titles and the language hint."""
+    """What the page head declares: titles and language hints.
+
+    ``lang`` is ``<html lang>``; ``meta_lang`` the first ``<meta>`` naming a
+    language (``http-equiv="content-language"``, ``og:locale``, ``language``,
+    ``dc.language``), which pages without ``lang`` often carry.
+    """
 
     title: str | None = None
     og_title: str | None = None
     lang: str | None = None
+    meta_lang: str | None = None
 
 
 class ParseError(ValueError):
@@ -75,13 +86,21 @@ def parse_html(text: str, *, html_elements: bool = False) -> etree._Element:
 
 
 def read_head(root: etree._Element) -> Head:
-    """Read titles and ``<html lang>`` before the head is cut."""
-    title = _clean(root.findtext(".//title"))
-    og = next((meta.get("content") for meta in root.iter("meta")
-               if (meta.get("property") == "og:title" or meta.get("name") == "twitter:title")
-               and meta.get("content") is not None), None)
+    """Read titles and language hints before the head is cut."""
+    og_title = meta_lang = None
+    for meta in root.iter("meta"):
+        content = meta.get("content")
+        if content is None:
+            continue
+        names = {meta.get("property"), (meta.get("name") or "").lower(),
+                 (meta.get("http-equiv") or "").lower()}
+        if og_title is None and not TITLE_METAS.isdisjoint(names):
+            og_title = content
+        if meta_lang is None and not LANGUAGE_METAS.isdisjoint(names):
+            meta_lang = content
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    return Head(title=title, og_title=_clean(og), lang=_clean(lang))
+    return Head(title=_clean(root.findtext(".//title")), og_title=_clean(og_title),
+                lang=_clean(lang), meta_lang=_clean(meta_lang))
 
 
 def strip_invisible(root: etree._Element) -> None:

@@ -96,7 +96,8 @@ def _extract(
     headline = titles.headline(root, head.title, head.og_title)
     dom.strip_invisible(root)
     blocks = segment(root)
-    guess = _identify(blocks, lang, (head.lang, _header(headers, "content-language")))
+    hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
+    guess = _identify(blocks, lang, hints)
     page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     return Extraction(
@@ -118,9 +119,12 @@ def paragraph_text(block: Block) -> str:
     whitespace run holding a newline into a newline), which is noise inside
     a corpus paragraph.
     """
+    text = block.text
+    if "\n" not in text and "\r" not in text:
+        return text  # segmentation already made every other whitespace run one space
     if "pre" in block.dom_path.split("."):
-        return block.text
-    return " ".join(block.text.split())
+        return text
+    return " ".join(text.split())
 
 
 def _identify(

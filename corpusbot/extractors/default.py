@@ -140,7 +140,9 @@ def drop_headline(blocks: Sequence[Block], headline: str | None) -> list[Block]:
     if not headline:
         return list(blocks)
     target = _normalised(headline)
-    return [b for b in blocks if _normalised(b.text) != target]
+    # the first letter tells most paragraphs apart without normalising them
+    return [b for b in blocks
+            if b.text.lstrip()[:1].lower()[:1] != target[:1] or _normalised(b.text) != target]
 
 
 def _normalised(text: str) -> str:
