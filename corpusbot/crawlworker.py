@@ -58,7 +58,8 @@ def ignore_interrupt() -> None:
 def page_metadata(page: Page) -> dict[str, Any]:
     """The page's declared metadata (``corpusbot.metadata``), without empty fields."""
     try:
-        root = parse_html(decode_html(page.body, page.headers).text, html_elements=True)
+        decoded = decode_html(page.body, page.headers)
+        root = parse_html(decoded.utf8 or decoded.text, html_elements=True)
     except ParseError as error:
         logger.debug("%s: no metadata, the page does not parse: %s", page.url, error)
         return {}

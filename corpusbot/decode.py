@@ -26,7 +26,7 @@ import codecs
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import charset_normalizer
 from w3lib.encoding import (
@@ -85,10 +85,16 @@ SNIFF_BYTES = 1024
 
 @dataclass(slots=True, frozen=True)
 class Decoded:
-    """A page's text and the Python codec name it was decoded with ("unicode" for str input)."""
+    """A page's text and the Python codec name it was decoded with ("unicode" for str input).
+
+    ``utf8`` is the body itself when it is exactly the UTF-8 form of ``text``
+    (valid UTF-8 without a BOM, most pages), which a parser can take as is
+    instead of encoding the text again.
+    """
 
     text: str
     encoding: str
+    utf8: bytes | None = field(default=None, compare=False, repr=False)
 
 
 def decode_html(body: bytes | str, headers: Mapping[str, str] | None = None) -> Decoded:
@@ -99,7 +105,10 @@ def decode_html(body: bytes | str, headers: Mapping[str, str] | None = None) -> 
     if bom_encoding and bom:
         return Decoded(to_unicode(body[len(bom):], bom_encoding), bom_encoding)
     encoding = choose_encoding(body, declared_encodings(body, headers))
-    return Decoded(to_unicode(body, encoding), encoding)
+    text = to_unicode(body, encoding)
+    # no replacement character beyond those the bytes spell: nothing was invalid
+    valid_utf8 = encoding == UTF8 and text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
+    return Decoded(text, encoding, body if valid_utf8 else None)
 
 
 def declared_encodings(body: bytes, headers: Mapping[str, str] | None) -> list[str]:

@@ -61,8 +61,8 @@ class ParseError(ValueError):
     """The input holds no parseable HTML document."""
 
 
-def parse_html(text: str, *, html_elements: bool = False) -> etree._Element:
-    """Parse decoded HTML into a tree rooted at ``<html>``.
+def parse_html(text: str | bytes, *, html_elements: bool = False) -> etree._Element:
+    """Parse decoded HTML, or valid UTF-8 bytes, into a tree rooted at ``<html>``.
 
     Plain lxml elements by default: ``lxml.html``'s element classes cost a
     Python lookup for every element touched, about a tenth of extraction.
@@ -72,7 +72,7 @@ def parse_html(text: str, *, html_elements: bool = False) -> etree._Element:
     if not text or not text.strip():
         raise ParseError("empty document")
     # lone surrogates (from broken escapes) have no UTF-8 form
-    data = text.encode("utf-8", "replace")
+    data = text.encode("utf-8", "replace") if isinstance(text, str) else text
     try:
         if html_elements:
             root = lxml.html.document_fromstring(data, lxml.html.HTMLParser(**_PARSER_OPTIONS))

@@ -89,7 +89,7 @@ def _extract(
     if not decode.looks_like_html(decoded.text):
         return _empty(mode, "not-html", decoded.encoding)
     try:
-        root = dom.parse_html(decoded.text)
+        root = dom.parse_html(decoded.utf8 or decoded.text)
     except dom.ParseError:
         return _empty(mode, "unparseable", decoded.encoding)
     head = dom.read_head(root)

@@ -7,8 +7,10 @@ import codecs
 import random
 
 import pytest
+from lxml import etree
 from scrapy.http import Headers
 
+from corpusbot import dom
 from corpusbot.decode import Decoded, decode_html, detect_encoding, looks_like_html, why_not_html
 
 FR = (
@@ -259,3 +261,13 @@ def test_not_html(data, reason):
 def test_html(data):
     assert why_not_html(data) is None
     assert looks_like_html(data)
+
+
+def test_valid_utf8_bodies_are_handed_on_as_bytes_and_parse_the_same():
+    body = "<p>Café “naïve” \ufffd</p>".encode()
+    decoded = decode_html(body, ct("ISO-8859-1"))
+    assert decoded.utf8 is body
+    assert decode_html(b"<p>caf\xe9 \xc3\xa9</p>").utf8 is None  # one bad byte: re-encoded
+    assert decode_html(b"\xef\xbb\xbf<p>x</p>").utf8 is None  # the BOM is not text
+    as_bytes, as_text = dom.parse_html(decoded.utf8), dom.parse_html(decoded.text)
+    assert etree.tostring(as_bytes) == etree.tostring(as_text)
