@@ -104,11 +104,10 @@ def decode_html(body: bytes | str, headers: Mapping[str, str] | None = None) -> 
     bom_encoding, bom = read_bom(body)
     if bom_encoding and bom:
         return Decoded(to_unicode(body[len(bom):], bom_encoding), bom_encoding)
-    encoding = choose_encoding(body, declared_encodings(body, headers))
-    text = to_unicode(body, encoding)
-    # no replacement character beyond those the bytes spell: nothing was invalid
-    valid_utf8 = encoding == UTF8 and text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
-    return Decoded(text, encoding, body if valid_utf8 else None)
+    encoding, text = _choose(body, declared_encodings(body, headers))
+    if text is not None:
+        return Decoded(text, encoding, body)
+    return Decoded(to_unicode(body, encoding), encoding)
 
 
 def declared_encodings(body: bytes, headers: Mapping[str, str] | None) -> list[str]:
@@ -128,18 +127,27 @@ def choose_encoding(body: bytes, declared: list[str]) -> str:
     "us-ascii", the servers' and editors' defaults) is weak: it is the
     fallback anyway, so detection may overrule it.
     """
+    return _choose(body, declared)[0]
+
+
+def _choose(body: bytes, declared: list[str]) -> tuple[str, str | None]:
+    """``choose_encoding``, with the text when choosing decoded valid UTF-8 anyway."""
     declared = [e for e in declared if not _is_wide(e) or b"\x00" in body[:SNIFF_BYTES]]
     if declared and _is_wide(declared[0]):
-        return declared[0] if declared[0] != "utf-16" else _utf16_order(body)
+        return (declared[0] if declared[0] != "utf-16" else _utf16_order(body)), None
     if body.isascii():
-        return declared[0] if declared else UTF8
-    if _mostly_utf8(body):
-        # Valid (or nearly valid) UTF-8 with non-ASCII text: see module docstring.
-        return UTF8
+        encoding = declared[0] if declared else UTF8
+        return encoding, body.decode("ascii") if encoding == UTF8 else None
+    try:
+        return UTF8, body.decode(UTF8)
+    except UnicodeDecodeError:
+        if _mostly_utf8(body):
+            # Nearly valid UTF-8 with non-ASCII text: see module docstring.
+            return UTF8, None
     for encoding in declared:
         if encoding not in (UTF8, FALLBACK) and _error_share(body, encoding) <= MAX_ERROR_SHARE:
-            return encoding
-    return detect_encoding(body) or FALLBACK
+            return encoding, None
+    return detect_encoding(body) or FALLBACK, None
 
 
 def detect_encoding(body: bytes) -> str | None:
@@ -257,15 +265,11 @@ def _text(value: object) -> str:
 
 
 def _mostly_utf8(body: bytes) -> bool:
-    """Whether ``body`` decodes as UTF-8 with at most one bad sequence per four good ones."""
-    try:
-        body.decode(UTF8)
-    except UnicodeDecodeError:
-        text = body.decode(UTF8, "replace")
-        bad = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
-        good = _non_ascii(text) - text.count("\ufffd")
-        return good >= 4 * bad
-    return True
+    """Whether invalid UTF-8 ``body`` has at most one bad sequence per four good ones."""
+    text = body.decode(UTF8, "replace")
+    bad = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
+    good = _non_ascii(text) - text.count("\ufffd")
+    return good >= 4 * bad
 
 
 def _non_ascii(text: str) -> int:
