@@ -75,7 +75,7 @@ class MinHasher:
 
     def _shingle_hashes(self, words: list[str]) -> np.ndarray:
         # crc32 is a C call per word; the shingle mix below is vectorised.
-        hashes = np.fromiter((zlib.crc32(w.encode()) for w in words), np.uint64, len(words))
+        hashes = np.fromiter(map(zlib.crc32, map(str.encode, words)), np.uint64, len(words))
         width = min(self.shingle, max(len(hashes), 1))
         count = max(len(hashes) - width + 1, 1 if len(hashes) else 0)
         mixed = np.zeros(count, dtype=np.uint64)
