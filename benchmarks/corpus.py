@@ -11,7 +11,8 @@
    language of each page's gold text.
 2. Speed: the whole pipeline (read, extract, identify, dedup, write) on
    that archive in one process, against trafilatura's ``extract`` alone on
-   the same records in the same run; then ``-j 2`` against ``-j 1``.
+   the same records in the same run, interleaved segment by segment (see
+   ``speed_figures``); then ``-j 2`` against ``-j 1``.
 3. MinHash: corpusbot's numpy signatures against datasketch's.
 4. Memory: ``corpusbot warc -j 2`` as a subprocess on archives of growing
    size (``scripts/bench_warc.py big``), peak resident memory of the main
@@ -33,6 +34,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,6 +48,7 @@ from corpusbot.dedup.near import MinHasher  # noqa: E402
 from corpusbot.dedup.text import tokens  # noqa: E402
 from corpusbot.dedup.url import url_key  # noqa: E402
 from corpusbot.language import LanguageIdentifier  # noqa: E402
+from corpusbot.page import Page  # noqa: E402
 from corpusbot.processor import Processor  # noqa: E402
 from corpusbot.run import Runner, RunOptions  # noqa: E402
 
@@ -60,9 +63,26 @@ def build_copies(work: Path) -> tuple[Path, list[bench_warc.BenchPage], dict[str
     return path, pages, texts
 
 
-def run_pipeline(archive: Path, out: Path, jobs: int) -> tuple[float, Counter[str], dict]:
+def build_segments(work: Path, archive: Path, count: int) -> list[Path]:
+    """The archive's records cut into ``count`` archives, each page's copies kept together."""
+    records = [(r.page.url, r.page.body) for r in ArchiveReader().read(archive) if r.page]
+    groups = [records[i:i + 3] for i in range(0, len(records), 3)]
+    size = -(-len(groups) // count)
+    paths = []
+    for n in range(count):
+        path = work / f"segment-{n}.warc.gz"
+        chunk = [record for group in groups[n * size:(n + 1) * size] for record in group]
+        if chunk:
+            bench_warc.write_records(path, iter(chunk))
+            paths.append(path)
+    return paths
+
+
+def run_pipeline(archive: Path, out: Path, jobs: int, precise: bool = False,
+                 ) -> tuple[float, Counter[str], dict]:
     """Seconds for one whole run into a fresh folder, its stats, and CPU seconds spent
-    by this process and by the workers (reaped, so counted as children)."""
+    by this process and by the workers (reaped, so counted as children); unrounded
+    with ``precise``."""
     shutil.rmtree(out, ignore_errors=True)
     self_before = resource.getrusage(resource.RUSAGE_SELF)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -70,13 +90,16 @@ def run_pipeline(archive: Path, out: Path, jobs: int) -> tuple[float, Counter[st
     corpus = Corpus(out)
     report = Runner(Processor(), corpus, RunOptions(jobs=jobs)).run([archive])
     seconds = time.perf_counter() - started
-    cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before),
-           "workers": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN), children_before)}
+    cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before, precise),
+           "workers": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN), children_before,
+                           precise)}
     return seconds, report.stats, cpu
 
 
-def _cpu(after: resource.struct_rusage, before: resource.struct_rusage) -> float:
-    return round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)
+def _cpu(after: resource.struct_rusage, before: resource.struct_rusage,
+         precise: bool = False) -> float:
+    seconds = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds if precise else round(seconds, 1)
 
 
 def read_docs(out: Path) -> list[dict]:
@@ -154,28 +177,35 @@ def language_figures(confusion: Counter) -> dict:
     return result
 
 
-def extraction_rates(archive: Path) -> dict[str, float]:
-    """Pages per second of ``trafilatura.extract`` alone and of ``corpusbot.extract`` alone on
-    the archive's HTML records (held in memory: only the calls are timed), by the wall clock
-    and by this process's CPU time (which other load on the machine disturbs far less)."""
+def extractors() -> dict[str, Callable[[Page], object]]:
+    """The bare extractors the pipeline is measured against, warmed up."""
     import trafilatura
 
     from corpusbot import extract
 
-    pages = [r.page for r in ArchiveReader().read(archive) if r.page]
-    trafilatura.extract(pages[0].body, url=pages[0].url)
-    extract(pages[0].body)
-    rates = {}
-    for name, call in (
-            ("trafilatura", lambda p: trafilatura.extract(p.body, url=p.url,
-                                                          include_comments=False)),
-            ("corpusbot_extract", lambda p: extract(p.body, url=p.url, headers=p.headers))):
-        wall, cpu = time.perf_counter(), time.process_time()
+    calls = {
+        "trafilatura": lambda p: trafilatura.extract(p.body, url=p.url, include_comments=False),
+        "corpusbot_extract": lambda p: extract(p.body, url=p.url, headers=p.headers),
+    }
+    warm = Page(url="https://example.org/", body=b"<html><body><p>Warm up.</p></body></html>")
+    for call in calls.values():
+        call(warm)
+    return calls
+
+
+def segment_seconds(segment: Path, work: Path, calls: dict[str, Callable[[Page], object]],
+                    ) -> dict[str, float]:
+    """CPU seconds of the whole pipeline (-j 1, into a fresh folder) and of each bare
+    extractor alone on the segment's pages (held in memory: only the calls count)."""
+    _, _, used = run_pipeline(segment, work / "segment-out", 1, precise=True)
+    seconds = {"pipeline": used["main"]}
+    pages = [r.page for r in ArchiveReader().read(segment) if r.page]
+    for name, call in calls.items():
+        started = time.process_time()
         for page in pages:
             call(page)
-        rates[f"{name}_pages_per_s"] = round(len(pages) / (time.perf_counter() - wall), 1)
-        rates[f"{name}_pages_per_cpu_s"] = round(len(pages) / (time.process_time() - cpu), 1)
-    return rates
+        seconds[name] = time.process_time() - started
+    return seconds
 
 
 def minhash_figures(texts: dict[str, str]) -> dict:
@@ -214,38 +244,45 @@ def _best_of(fn, repeat: int) -> float:
     return best
 
 
-def speed_figures(archive: Path, work: Path, repeat: int) -> dict:
-    """One process against trafilatura; -j 2 against -j 1; best of ``repeat`` alternated runs.
+def speed_figures(archive: Path, work: Path, repeat: int, segments: int) -> dict:
+    """The pipeline against trafilatura in one process; -j 2 against -j 1.
 
-    Each attempt runs the pipeline with -j 1, with -j 2, then the bare
-    extractors, so that a slow spell of a shared machine hits all of them.
+    Shared machines have slow spells of seconds that would fall on one
+    contender and not the other. So the archive is cut into ``segments``
+    archives; each round runs, segment by segment, the whole pipeline and
+    then each bare extractor on that segment's pages; every contender's time
+    is the sum over segments of its best round. Then -j 1 and -j 2 runs of
+    the whole archive alternate, ``repeat`` times, best kept.
     """
+    parts = build_segments(work, archive, segments)
+    calls = extractors()
+    best: dict[tuple[int, str], float] = {}
+    for _ in range(repeat):
+        for n, part in enumerate(parts):
+            for name, seconds in segment_seconds(part, work, calls).items():
+                best[n, name] = min(best.get((n, name), float("inf")), seconds)
+    total = Counter()
+    for (_, name), seconds in best.items():
+        total[name] += seconds
     times: dict[int, list[float]] = {1: [], 2: []}
     cpu: dict[int, list[dict]] = {1: [], 2: []}
     stats: Counter[str] = Counter()
     load = [os.getloadavg()[0]]
-    passes = []
     for attempt in range(repeat):
         for jobs in (1, 2):
             seconds, stats, used = run_pipeline(archive, work / f"speed-{jobs}-{attempt}", jobs)
             times[jobs].append(round(seconds, 1))
             cpu[jobs].append(used)
             load.append(os.getloadavg()[0])
-        passes.append(extraction_rates(archive))
-    # every rate is the best of the passes, like the pipeline's
-    rates = {key: max(p[key] for p in passes) for key in passes[0]}
     pages = stats["pages"]
-    wall = pages / min(times[1])
-    cpu_j1 = pages / min(c["main"] for c in cpu[1])
+    rates = {f"{name}_pages_per_cpu_s": round(pages / seconds, 1)
+             for name, seconds in total.items()}
     cpu_j2 = [c["main"] + c["workers"] for c in cpu[2]]
-    return {"pages": pages, **rates,
-            "pipeline_j1_pages_per_s": round(wall, 1),
-            "pipeline_j1_pages_per_cpu_s": round(cpu_j1, 1),
-            "pipeline_vs_trafilatura_wall": round(wall / rates["trafilatura_pages_per_s"], 2),
-            "pipeline_vs_trafilatura_cpu": round(
-                cpu_j1 / rates["trafilatura_pages_per_cpu_s"], 2),
+    return {"pages": pages, "segments": len(parts), **rates,
+            "pipeline_vs_trafilatura_cpu": round(total["trafilatura"] / total["pipeline"], 2),
             "pipeline_vs_extract_alone_cpu": round(
-                cpu_j1 / rates["corpusbot_extract_pages_per_cpu_s"], 2),
+                total["corpusbot_extract"] / total["pipeline"], 2),
+            "pipeline_j1_pages_per_s_whole_archive": round(pages / min(times[1]), 1),
             "j1_seconds": times[1], "j2_seconds": times[2],
             "j2_vs_j1_wall": round(min(times[1]) / min(times[2]), 2),
             # What two idle cores would give: all the CPU the -j 2 run spent, on two cores.
@@ -372,6 +409,8 @@ def main() -> None:
     parser.add_argument("--sizes", nargs="*", default=["75M", "150M", "300M"],
                         help="sizes of the memory archives (.warc.gz files)")
     parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept")
+    parser.add_argument("--segments", type=int, default=8,
+                        help="archive pieces for the interleaved speed rounds")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--memory-jobs", nargs="*", type=int, default=[1, 2],
                         help="-j values of the memory runs")
@@ -390,7 +429,7 @@ def main() -> None:
     if not args.skip_speed:
         archive, pages, texts = build_copies(work)
         figures["archive_mb"] = round(archive.stat().st_size / 1e6, 1)
-        figures["speed"] = speed_figures(archive, work, args.repeat)
+        figures["speed"] = speed_figures(archive, work, args.repeat, args.segments)
         log.info("speed: %s", figures["speed"])
         figures["dedup"] = dedup_figures(work / "speed-1-0", pages, texts)
         log.info("dedup: %s", figures["dedup"])

@@ -23,7 +23,6 @@ ALIASES = {"no": "nb", "be-x-old": "be-tarask", "hbs": "sh"}
 # Cached: package data files do not change while the process runs, so reading
 # them once cannot change any result; it makes every later call a dict lookup.
 @functools.cache
-@functools.cache
 def available_languages() -> frozenset[str]:
     """The codes that have a stop-word list ("en", "de", "be-tarask", ...).
 
