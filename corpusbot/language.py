@@ -149,7 +149,7 @@ class LanguageIdentifier:
         """The language of ``text`` (visible text only, no markup), or UNKNOWN."""
         hinted = parse_hints(hints)
         text = sample(text or "", self.sample_chars)
-        if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+        if sum(map(str.isalpha, text)) < MIN_LETTERS:
             return LanguageGuess(hinted[0], HINT_ONLY_PROBABILITY) if hinted else UNKNOWN
         if hinted and _confirmed_by_stopwords(text, hinted[0]):
             return LanguageGuess(hinted[0], CONFIRMED_HINT_PROBABILITY)

@@ -131,7 +131,8 @@ def to_units(blocks: Iterable[Block]) -> list[Unit]:
 
 def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -> Unit:
     text = block.text
-    cjk = _HAS_CJK.search(text) is not None
+    # isascii is a flag lookup: most blocks of most pages skip the search
+    cjk = not text.isascii() and _HAS_CJK.search(text) is not None
     tokens = word_tokens(text, cjk)
     words = len(tokens)
     # a text of one line's length cannot wrap (most blocks)
