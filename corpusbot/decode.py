@@ -104,6 +104,14 @@ def decode_html(body: bytes | str, headers: Mapping[str, str] | None = None) -> 
     bom_encoding, bom = read_bom(body)
     if bom_encoding and bom:
         return Decoded(to_unicode(body[len(bom):], bom_encoding), bom_encoding)
+    header = http_content_type_encoding(_header(headers, "content-type"))
+    if not body.isascii() and not (header and _is_wide(header)):
+        # Valid UTF-8 with non-ASCII text is UTF-8 whatever the document
+        # declares (``choose_encoding``): most pages need no declaration read.
+        try:
+            return Decoded(body.decode(UTF8), UTF8, body)
+        except UnicodeDecodeError:
+            pass
     encoding, text = _choose(body, declared_encodings(body, headers))
     if text is not None:
         return Decoded(text, encoding, body)
