@@ -161,12 +161,13 @@ def segment(  # noqa: C901, PLR0912, PLR0915
             if chunks and not chunks[-1].endswith((" ", "\n")):
                 chunks.append(" ")
             continue
-        text = normalize(text)
+        # Whitespace runs are normalised once per block, at its end (a run
+        # across two text nodes ends the same); only link text is measured now.
         chunks.append(text)
         if first is None and elements:
             first, first_depth = elements[-1], depths[-1]
         if link:
-            link_chars += len(text)
+            link_chars += len(normalize(text))
             link_words += len(text.split())
         br = False
     if chunks:
