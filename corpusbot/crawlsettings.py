@@ -132,7 +132,8 @@ CORPUSBOT_WARC_PREFIX = "corpusbot"
 
 CORPUSBOT_WARC_GZIP_LEVEL = 6
 """zlib level of each record's gzip member; 9 costs about twice the CPU for
-a few per cent. Default: 6."""
+a few per cent. Responses the server sent content-encoded (gzip, br) are
+stored at level 0: their bytes compress no further. Default: 6."""
 
 # -- Incremental crawling (corpusbot.incremental) ------------------------------
 

@@ -133,3 +133,21 @@ def test_a_second_writer_on_the_same_folder_is_refused(tmp_path):
     assert len(list(tmp_path.glob("*.warc.gz.open"))) == 1  # the live file is left alone
     first.close()
     RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"}).close()
+
+
+def test_content_encoded_bodies_are_stored_not_deflated_again(tmp_path):
+    writer = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    request, response = _exchange()
+    encoded = writer.write(Capture.from_scrapy(request, response))
+    plain = HtmlResponse("https://news.example/plain", body=PAGE, request=request,
+                         headers={"Content-Type": "text/html"})
+    identity = writer.write(Capture.from_scrapy(request, plain))
+    writer.close()
+    with open(encoded.filename, "rb") as archive:
+        archive.seek(encoded.offset)
+        stored = archive.read(encoded.length)
+        archive.seek(identity.offset)
+        deflated = archive.read(identity.length)
+    assert gzip.compress(PAGE) in stored  # the gzip body sits in the member as it came
+    assert PAGE not in deflated and len(deflated) < len(PAGE) / 2  # plain HTML is deflated
+    assert [body for _, body in _records(tmp_path)][1::2] == [PAGE, PAGE]
