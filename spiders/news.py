@@ -21,6 +21,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
+from scrapy.utils.misc import load_object
 
 from corpusbot.article import classify, url_shape
 from corpusbot.crawlsettings import with_defaults
@@ -37,6 +38,7 @@ from corpusbot.discovery import (
 from corpusbot.items import MODIFIED_KEY, PageItem
 from corpusbot.links import LinkFinder
 from corpusbot.metadata import extract_metadata
+from corpusbot.pipelines.process import ProcessPipeline
 from corpusbot.siteconfig import SiteConfig, SiteOptions, load_site_config
 
 DEPTH_KEY = "corpusbot_depth"
@@ -60,6 +62,7 @@ class NewsSpider(Spider):
         self.since: str | None = None
         self.sitemap_max_bytes = 0
         self.use_sitemaps = self.use_feeds = self.use_links = True
+        self.read_metadata = True
         self._finders: dict[SiteOptions, LinkFinder] = {}
 
     @classmethod
@@ -101,6 +104,8 @@ class NewsSpider(Spider):
     # -- start ---------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Request]:
+        # Read here, not in configure: add-ons have filled ITEM_PIPELINES by now.
+        self.read_metadata = not reads_metadata_in_workers(self.crawler.settings)
         sites_done: set[str] = set()
         for url in self.start_urls:
             yield Request(url, callback=self.parse, meta={DEPTH_KEY: 0})
@@ -130,9 +135,9 @@ class NewsSpider(Spider):
         self._count("corpusbot/pages/article" if kind.is_article else "corpusbot/pages/index")
         if kind.is_article:
             item = PageItem.from_response(response, kind=kind.reason)
-            # The page is parsed already: reading its metadata here spares
-            # the worker a second parse.
-            item.metadata = extract_metadata(root, response.url).declared()
+            if self.read_metadata:
+                # No worker process will read it; the page is parsed already.
+                item.metadata = extract_metadata(root, response.url).declared()
             yield item
         if self.use_feeds:
             for url in feed_links(response):
@@ -233,3 +238,16 @@ def allowed_domains(urls: Iterable[str], sites: SiteConfig) -> list[str]:
 def site_root(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def reads_metadata_in_workers(settings: BaseSettings) -> bool:
+    """Whether the process pipeline runs and reads each kept page's metadata in its workers.
+
+    Metadata is CPU work (JSON-LD, meta tags, htmldate): off the reactor
+    when a worker parses the page anyway; in the spider only when no worker
+    will, so that items still carry it.
+    """
+    pipelines = settings.getdict("ITEM_PIPELINES")
+    enabled = [load_object(key) for key, order in pipelines.items() if order is not None]
+    named = any(isinstance(cls, type) and issubclass(cls, ProcessPipeline) for cls in enabled)
+    return named and with_defaults(settings).getbool("CORPUSBOT_PROCESS_ENABLED")

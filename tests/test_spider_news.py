@@ -13,7 +13,13 @@ from scrapy.utils.test import get_crawler
 
 from corpusbot.items import MODIFIED_KEY, PageItem
 from corpusbot.siteconfig import load_site_config
-from corpusbot.spiders.news import DEPTH_KEY, PRIORITY_DISCOVERY, NewsSpider, seed_urls
+from corpusbot.spiders.news import (
+    DEPTH_KEY,
+    PRIORITY_DISCOVERY,
+    NewsSpider,
+    reads_metadata_in_workers,
+    seed_urls,
+)
 
 SITE = "https://news.example"
 ARTICLE = (
@@ -164,3 +170,13 @@ def test_a_misspelt_site_option_names_the_file(tmp_path):
     sites.write_text('[site."news.example"]\ndepht = 2\n')
     with pytest.raises(ValueError, match="depht"):
         load_site_config(sites)
+
+
+def test_metadata_is_read_in_the_workers_only_when_the_process_pipeline_runs():
+    pipeline = {"corpusbot.pipelines.process.ProcessPipeline": 300}
+    assert reads_metadata_in_workers(Settings({"ITEM_PIPELINES": pipeline}))
+    assert not reads_metadata_in_workers(
+        Settings({"ITEM_PIPELINES": pipeline, "CORPUSBOT_PROCESS_ENABLED": False}))
+    assert not reads_metadata_in_workers(
+        Settings({"ITEM_PIPELINES": {"corpusbot.pipelines.process.ProcessPipeline": None}}))
+    assert not reads_metadata_in_workers(Settings())
