@@ -13,9 +13,6 @@ import signal
 from dataclasses import replace
 from typing import Any
 
-from corpusbot.decode import decode_html
-from corpusbot.dom import ParseError, parse_html
-from corpusbot.metadata import extract_metadata
 from corpusbot.page import Page
 from corpusbot.processor import Document, Processor, Rejection
 from corpusbot.workers import process_pages
@@ -27,15 +24,13 @@ def process_page(processor: Processor, page: Page, timeout: float,
                  metadata: dict[str, Any] | None = None) -> Document | Rejection:
     """The page's Document, with its declared metadata in ``meta``; or a Rejection.
 
-    ``metadata`` is what the spider already read from the page it parsed
-    (the news spider does); without it the page is parsed here for it.
-    Metadata is read only for kept documents: a rejected page needs none.
+    A Processor with the ``metadata`` option reads it from the extraction's
+    own parse; ``metadata`` is what a spider read already, and wins.
     """
     result = process_pages(processor, [page], timeout)[0]
-    if not isinstance(result, Document):
+    if not isinstance(result, Document) or not metadata:
         return result
-    meta = page_metadata(page) if metadata is None else metadata
-    return replace(result, meta={**(result.meta or {}), **meta}) if meta else result
+    return replace(result, meta={**(result.meta or {}), **metadata})
 
 
 _WARM_UP_PAGE = (
@@ -53,14 +48,3 @@ def warm_up() -> None:
 def ignore_interrupt() -> None:
     """Worker initializer: Ctrl-C reaches the whole process group; Scrapy decides what it means."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def page_metadata(page: Page) -> dict[str, Any]:
-    """The page's declared metadata (``corpusbot.metadata``), without empty fields."""
-    try:
-        decoded = decode_html(page.body, page.headers)
-        root = parse_html(decoded.utf8 or decoded.text, html_elements=True)
-    except ParseError as error:
-        logger.debug("%s: no metadata, the page does not parse: %s", page.url, error)
-        return {}
-    return extract_metadata(root, page.url).declared()

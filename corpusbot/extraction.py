@@ -8,8 +8,10 @@ text, run the mode's composition over the blocks, assemble the text.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from lxml import etree
 
 from corpusbot import decode, dom, language, stoplists, titles
 from corpusbot.blocks import Block, segment
@@ -50,17 +52,21 @@ def extract(
     headers: Mapping[str, str] | None = None,
     lang: str | None = None,
     mode: str = "default",
+    on_tree: Callable[[etree._Element], None] | None = None,
 ) -> Extraction:
     """Extract the main text of one page.
 
-    ``lang`` skips language identification. Raises ``ValueError`` only for an
-    unknown ``mode`` (a caller's mistake); any input bytes give an
-    ``Extraction``, empty with a ``reason`` when there is nothing to keep.
+    ``lang`` skips language identification. ``on_tree`` is called with the
+    parsed page before anything is cut from it (head, scripts and JSON-LD
+    still there), so a caller can read more from the same parse; what it
+    raises is logged, not fatal. Raises ``ValueError`` only for an unknown
+    ``mode`` (a caller's mistake); any input bytes give an ``Extraction``,
+    empty with a ``reason`` when there is nothing to keep.
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     try:
-        return _extract(html, headers or {}, lang, mode)
+        return _extract(html, headers or {}, lang, mode, on_tree)
     except Exception:
         # Bad input must never escape as an exception; the traceback is kept
         # at debug level so one broken page does not flood the log.
@@ -81,7 +87,8 @@ def extract_text(
 
 
 def _extract(
-    html: bytes | str, headers: Mapping[str, str], lang: str | None, mode: str
+    html: bytes | str, headers: Mapping[str, str], lang: str | None, mode: str,
+    on_tree: Callable[[etree._Element], None] | None = None,
 ) -> Extraction:
     if not html or (isinstance(html, bytes) and not html.strip()):
         return _empty(mode, "empty-input")
@@ -92,6 +99,8 @@ def _extract(
         root = dom.parse_html(decoded.utf8 or decoded.text)
     except dom.ParseError:
         return _empty(mode, "unparseable", decoded.encoding)
+    if on_tree is not None:
+        _call_on_tree(on_tree, root)
     head = dom.read_head(root)
     headline = titles.headline(root, head.title, head.og_title)
     dom.strip_invisible(root)
@@ -110,6 +119,13 @@ def _extract(
         encoding=decoded.encoding,
         reason=None if paragraphs else "no-main-text",
     )
+
+
+def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Element) -> None:
+    try:
+        on_tree(root)
+    except Exception:  # the caller's reading must not cost the page its text
+        logger.warning("on_tree failed on a page", exc_info=True)
 
 
 def paragraph_text(block: Block) -> str:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urljoin
 
+import lxml.html
 from htmldate import find_date
 from lxml import etree
 from lxml.html import HtmlElement
@@ -90,7 +91,9 @@ def inferred_date(root: etree._Element, url: str) -> str | None:
     htmldate would download it, outside the crawl's politeness rules.
     """
     if not isinstance(root, HtmlElement):
-        return None
+        # htmldate reads lxml.html trees only; few pages get here (most
+        # declare their date), so they pay for a second parse
+        root = lxml.html.document_fromstring(etree.tostring(root))
     return find_date(root, url=url, original_date=True, extensive_search=False)
 
 

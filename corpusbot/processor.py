@@ -28,6 +28,7 @@ from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.text import PARAGRAPH_SEPARATOR, hash64, nonletter_ratio, normalise, tokens
 from corpusbot.dedup.url import url_key
 from corpusbot.extraction import extract
+from corpusbot.metadata import extract_metadata
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
@@ -48,6 +49,9 @@ class ProcessorOptions:
     min_words: int = filters.MIN_WORDS_DEFAULT
     max_nonletter_ratio: float = filters.MAX_NONLETTER_RATIO_DEFAULT
     dedup: DedupOptions = field(default_factory=DedupOptions)
+    metadata: bool = False
+    """Read the page's declared metadata (``corpusbot.metadata``) into ``Document.meta``,
+    from the extraction's own parse."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -153,7 +157,11 @@ class Processor:
 
     def _process(self, page: Page) -> Document | Rejection:
         options = self.options
-        extraction = extract(page.body, url=page.url, headers=page.headers, mode=options.mode)
+        meta: dict[str, Any] = {}
+        on_tree = (lambda root: meta.update(extract_metadata(root, page.url).declared())
+                   ) if options.metadata else None
+        extraction = extract(page.body, url=page.url, headers=page.headers, mode=options.mode,
+                             on_tree=on_tree)
         if not extraction.text:
             return reject(page, f"extract/{extraction.reason or 'empty'}")
         words = tokens(extraction.text)
@@ -173,6 +181,7 @@ class Processor:
             url_key=url_key(page.url), source=page.source, record_id=page.record_id,
             offset=page.offset, fetched_at=page.fetched_at,
             signature=self._signature(words), paragraph_hashes=self._paragraphs(extraction.text),
+            meta=meta or None,
         )
 
     def _signature(self, words: list[str]) -> bytes:

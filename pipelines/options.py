@@ -31,6 +31,7 @@ def processor_options(settings: BaseSettings) -> ProcessorOptions:
         min_words=settings.getint("CORPUSBOT_PROCESSOR_MIN_WORDS"),
         max_nonletter_ratio=settings.getfloat("CORPUSBOT_PROCESSOR_MAX_NONLETTER_RATIO"),
         dedup=dedup_options(settings),
+        metadata=True,
     )
 
 

@@ -99,3 +99,18 @@ def test_paragraphs_are_single_lines_but_preformatted_text_keeps_its_lines():
     result = extract(html, mode="boilerpipe")
     assert result.paragraphs[0] == PARAGRAPH
     assert "def f():\nreturn 1" in result.paragraphs  # lines kept, indentation not
+
+
+def test_on_tree_sees_the_whole_parse_and_cannot_break_the_extraction():
+    html = ("<html><head><title>T</title><script type='application/ld+json'>{}</script>"
+            "</head><body><p>" + "A sentence of the article that is long enough. " * 10
+            + "</p></body></html>")
+    seen = []
+    found = extract(html, on_tree=lambda root: seen.append(
+        (root.findtext(".//title"), len(root.findall(".//script")))))
+    assert seen == [("T", 1)] and found.text
+
+    def broken(root):
+        raise RuntimeError("a caller's bug")
+
+    assert extract(html, on_tree=broken).text == found.text

@@ -12,12 +12,12 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from corpusbot.addon import Addon
-from corpusbot.crawlworker import page_metadata, process_page
+from corpusbot.crawlworker import process_page
 from corpusbot.items import PageItem, page_from_item
 from corpusbot.page import Page
 from corpusbot.pipelines.corpus import CorpusPipeline
 from corpusbot.pipelines.process import ProcessPipeline
-from corpusbot.processor import Document, Processor, Rejection
+from corpusbot.processor import Document, Processor, ProcessorOptions, Rejection
 from corpusbot.signals import corpus_committed
 
 FIXTURES = Path(__file__).parent / "fixtures" / "site" / "articles"
@@ -36,17 +36,27 @@ def _crawler(tmp_path, **settings):
 
 def test_the_worker_adds_declared_metadata_to_kept_documents():
     page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
-    document = process_page(Processor(), page, timeout=30)
+    processor = Processor(ProcessorOptions(metadata=True))
+    document = process_page(processor, page, timeout=30)
     assert isinstance(document, Document)
     assert document.meta["published"] == "2024-05-02T08:15:00Z"
     assert document.meta["authors"] == ["Mara Lindqvist"]
     assert document.meta["site_name"] == "The Valley Courier"
-    rejected = process_page(Processor(), Page(url=URL, body=b"<p>tiny</p>"), timeout=30)
+    # what the spider read already wins over the worker's reading
+    spider = process_page(processor, page, timeout=30, metadata={"site_name": "Courier"})
+    assert spider.meta["site_name"] == "Courier" and spider.meta["authors"] == ["Mara Lindqvist"]
+    rejected = process_page(processor, Page(url=URL, body=b"<p>tiny</p>"), timeout=30)
     assert isinstance(rejected, Rejection)
 
 
-def test_metadata_of_a_page_that_is_not_html_is_empty():
-    assert page_metadata(Page(url=URL, body=b"")) == {}
+def test_metadata_is_read_only_when_asked_and_never_costs_the_text():
+    page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
+    assert Processor().process(page).meta is None
+    undated = Page(url="https://news.example/about",
+                   body=b"<html><body><p>" + b"Words of a page with no date at all. " * 20
+                   + b"</p></body></html>")
+    document = Processor(ProcessorOptions(metadata=True)).process(undated)
+    assert isinstance(document, Document) and not (document.meta or {}).get("published")
 
 
 def test_page_items_dicts_and_other_items():
