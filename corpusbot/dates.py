@@ -53,7 +53,10 @@ def _parse_iso(text: str) -> datetime | None:
         return None
     if zone is None:
         return stamp
-    return datetime.fromisoformat(stamp.isoformat() + _colon_zone(zone))
+    try:
+        return datetime.fromisoformat(stamp.isoformat() + _colon_zone(zone))
+    except ValueError:  # \d also matches non-ASCII digits ("+০১:০০"), which no offset has
+        return None
 
 
 def _colon_zone(zone: str) -> str:

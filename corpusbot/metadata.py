@@ -71,11 +71,12 @@ def extract_metadata(root: etree._Element, url: str) -> Metadata:
     meta = _meta_tags(root)
     return Metadata(
         canonical_url=_canonical(root, url, meta),
+        # the whole-page searches run only when what is declared up front is missing
         title=_first(_text(article.get("headline")), meta.get("og:title"),
-                     meta.get("twitter:title"), _xpath_text(root, "//title")),
+                     meta.get("twitter:title")) or _xpath_text(root, "//title"),
         published=iso_utc(_first(_text(article.get("datePublished")),
-                                 *(meta.get(n) for n in _PUBLISHED_META),
-                                 _itemprop(root, "datePublished"))) or inferred_date(root, url),
+                                 *(meta.get(n) for n in _PUBLISHED_META))
+                          or _itemprop(root, "datePublished")) or inferred_date(root, url),
         modified=iso_utc(_first(_text(article.get("dateModified")),
                                 *(meta.get(n) for n in _MODIFIED_META))),
         authors=_authors(article, meta, root),

@@ -134,3 +134,8 @@ def test_dates_in_the_forms_sites_write_them():
     assert iso_utc("2024-13-45") is None
     assert iso_utc("yesterday") is None
     assert iso_utc(None) is None
+
+
+def test_dates_with_non_ascii_digits_in_the_offset_are_no_dates():
+    assert iso_utc("2020-08-29T10:46:06+০১:০০") is None
+    assert iso_utc("2020-08-29T10:46:06+01:00") == "2020-08-29T09:46:06Z"
