@@ -55,7 +55,7 @@ def _parse_iso(text: str) -> datetime | None:
         return stamp
     try:
         return datetime.fromisoformat(stamp.isoformat() + _colon_zone(zone))
-    except ValueError:  # \d also matches non-ASCII digits ("+০১:০০"), which no offset has
+    except ValueError:  # \d also matches non-ASCII digits (Bengali ones), which no offset has
         return None
 
 
