@@ -16,6 +16,7 @@ family is Dietzfelbinger's multiply-add-shift on 32-bit shingle hashes,
 
 from __future__ import annotations
 
+import functools
 import zlib
 from hashlib import blake2b
 
@@ -101,6 +102,9 @@ def band_keys(signature: np.ndarray, bands: int, rows: int) -> list[int]:
     return keys
 
 
+# Cached: a pure function of three numbers whose grid search costs 30 ms,
+# paid by every index opened (each run, each archive of a batch).
+@functools.cache
 def optimal_bands(threshold: float, num_perm: int, fp_weight: float = 0.5) -> tuple[int, int]:
     """The (bands, rows) whose S-curve best separates pairs at ``threshold``.
 
