@@ -63,7 +63,8 @@ class MinHasher:
 
     def signature(self, words: list[str]) -> np.ndarray:
         """The ``num_perm`` uint32 minima over the hashed shingles of ``words``."""
-        shingles = np.unique(self._shingle_hashes(words))
+        # repeated shingles change no minimum: no need to make them unique
+        shingles = self._shingle_hashes(words)
         signature = np.full(self.num_perm, 0xFFFFFFFF, dtype=np.uint64)
         for start in range(0, len(shingles), _BLOCK):
             # Permutations on rows, shingles on columns: the min runs over contiguous memory.
