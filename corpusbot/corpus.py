@@ -115,11 +115,11 @@ class Corpus:
         """Dedup ``result`` and write it when kept; True when a document was written."""
         return self.add_verdict(result) is None
 
-    def add_verdict(self, result: Document | Rejection) -> str | None:
+    def add_verdict(self, result: Document | Rejection, revisit: bool = False) -> str | None:
         """As ``add``; None when the document was written, else the reason it was not
-        (the Rejection's own, or ``dedup/<level>``)."""
+        (the Rejection's own, or ``dedup/<level>``). ``revisit``: see ``Deduplicator.check``."""
         self._pending["pages"] += 1
-        verdict = self._dedup.check(result)
+        verdict = self._dedup.check(result, revisit)
         if isinstance(verdict, Document):
             self._write(verdict)
             return None

@@ -30,7 +30,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from corpusbot.crawlsettings import with_defaults
 from corpusbot.dates import iso_utc
-from corpusbot.items import MODIFIED_KEY
+from corpusbot.items import MODIFIED_KEY, REVISIT_KEY
 from corpusbot.seenstore import SeenStore
 from corpusbot.signals import corpus_committed
 
@@ -68,10 +68,13 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         modified = request.meta.get(MODIFIED_KEY)
-        if self.store.changed(request.url, modified):
-            return request
-        self.stats.inc_value("incremental/skipped")
-        return None
+        if not self.store.changed(request.url, modified):
+            self.stats.inc_value("incremental/skipped")
+            return None
+        if self.store.known(request.url):
+            request.meta[REVISIT_KEY] = True
+            self.stats.inc_value("incremental/revisited")
+        return request
 
     def item_scraped(self, item: Any) -> None:
         self._mark(item)

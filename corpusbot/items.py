@@ -18,6 +18,9 @@ from corpusbot.warcwriter import META_KEY
 
 MODIFIED_KEY = "corpusbot_modified"
 """``request.meta`` key of the last change a sitemap or feed declared."""
+REVISIT_KEY = "corpusbot_revisit"
+"""``request.meta`` key set on a URL processed by an earlier run and fetched
+again because its sitemap or feed says it changed."""
 
 
 @dataclass(slots=True)
@@ -25,6 +28,8 @@ class PageItem:
     """A fetched page and what the crawl learnt about it.
 
     ``modified`` is the sitemap or feed date that led to the page;
+    ``revisit`` marks a page an earlier run stored, fetched again because it
+    changed (its new version may join the corpus under the same URL);
     ``warc_file``/``warc_offset``/``warc_record_id`` locate the archived
     response. The pipelines fill ``result`` (a Document or a Rejection) and
     ``metadata``.
@@ -37,6 +42,7 @@ class PageItem:
     fetched_at: str | None = None
     request_url: str | None = None
     modified: str | None = None
+    revisit: bool = False
     kind: str | None = None
     warc_file: str | None = None
     warc_offset: int | None = None
@@ -62,6 +68,7 @@ class PageItem:
             fetched_at=location.date if location else None,
             request_url=redirects[0],
             modified=response.meta.get(MODIFIED_KEY),
+            revisit=bool(response.meta.get(REVISIT_KEY)),
             kind=kind,
             warc_file=location.filename if location else None,
             warc_offset=location.offset if location else None,

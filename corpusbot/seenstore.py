@@ -50,6 +50,11 @@ class SeenStore:
         known = row[1] or row[0]
         return bool(modified and known and modified > known)
 
+    def known(self, url: str) -> bool:
+        """Whether ``url`` was processed by an earlier run (committed)."""
+        return self.db.execute(
+            "SELECT 1 FROM seen WHERE url = ?", (canonicalize_url(url),)).fetchone() is not None
+
     def mark(self, url: str, fetched_at: str | None, modified: str | None) -> None:
         """Remember ``url`` as processed; written at the next ``commit``."""
         self.pending[canonicalize_url(url)] = (fetched_at, modified)

@@ -68,7 +68,7 @@ class CorpusPipeline:
         result = adapter.get("result")
         if not isinstance(result, (Document, Rejection)):
             return item
-        reason = self._add(result)
+        reason = self._add(result, bool(adapter.get("revisit")))
         self._maybe_commit()
         if reason:
             self.stats.inc_value(f"corpusbot/rejected/{reason}")
@@ -84,10 +84,10 @@ class CorpusPipeline:
         self.corpus = None
         self.crawler.signals.send_catch_log(corpus_committed)
 
-    def _add(self, result: Document | Rejection) -> str | None:
+    def _add(self, result: Document | Rejection, revisit: bool) -> str | None:
         """Add ``result``; None when kept, else the reason it was not."""
         self.uncommitted += 1
-        return self.corpus.add_verdict(result)
+        return self.corpus.add_verdict(result, revisit)
 
     def _maybe_commit(self) -> None:
         due = time.monotonic() - self.last_commit >= self.commit_seconds

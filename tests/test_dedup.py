@@ -97,6 +97,17 @@ def test_the_same_canonical_url_is_processed_once() -> None:
     assert canonical_url("HTTPS://Example.org/p?b=2&a=1#c") == "https://example.org/p?a=1&b=2"
 
 
+def test_a_revisited_url_passes_the_url_level_and_meets_the_text_levels() -> None:
+    dedup = deduplicator()
+    url = "https://example.org/story"
+    assert isinstance(dedup.check(document(page("en-anarcat"), url)), Document)
+    # fetched again because its sitemap says it changed: a new text is kept,
+    # the same text is still an exact copy
+    assert isinstance(dedup.check(document(page("de-feuerwehr"), url), revisit=True), Document)
+    assert dedup.check(document(page("de-feuerwehr"), url), revisit=True) == EXACT
+    assert dedup.check(document(page("en-supermarket"), url)) == URL
+
+
 def test_admit_refuses_urls_processed_or_in_flight_and_rejections_count_as_processed() -> None:
     dedup = deduplicator()
     assert dedup.admit(1) and not dedup.admit(1)  # in flight

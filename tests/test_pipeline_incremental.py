@@ -10,7 +10,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from corpusbot.incremental import IncrementalMiddleware
-from corpusbot.items import MODIFIED_KEY, PageItem
+from corpusbot.items import MODIFIED_KEY, REVISIT_KEY, PageItem
 from corpusbot.processor import Rejection
 from corpusbot.seenstore import SeenStore
 from corpusbot.signals import corpus_committed
@@ -96,6 +96,9 @@ def test_requests_for_unchanged_articles_never_reach_the_scheduler(tmp_path):
     kept = list(middleware.process_spider_output(response, output))
     assert kept == output[1:]
     assert crawler.stats.get_value("incremental/skipped") == 1
+    # the changed article is a revisit of a stored one; the new one is not
+    assert kept[0].meta.get(REVISIT_KEY) is True and REVISIT_KEY not in kept[1].meta
+    assert crawler.stats.get_value("incremental/revisited") == 1
 
 
 @pytest.mark.parametrize(("reason", "cleared"), [("finished", True), ("shutdown", False)])

@@ -62,15 +62,17 @@ class Deduplicator:
         """Drop the admitted URLs whose results will never arrive (a stopped run)."""
         self._in_flight.clear()
 
-    def check(self, result: Document | Rejection) -> Document | str | None:
+    def check(self, result: Document | Rejection, revisit: bool = False) -> Document | str | None:
         """The document to keep (maybe trimmed), or the reason it is dropped.
 
-        A Rejection only records its URL as processed and returns None.
+        A Rejection only records its URL as processed and returns None. A
+        ``revisit`` (a page fetched again because it changed) passes the URL
+        level: its new text is kept unless the text levels find it a copy.
         """
         if isinstance(result, Rejection) and result.reason == URL:
             return None  # refused by ``admit``: the URL belongs to an earlier page
         if self.options.uses("url") and result.url_key is not None:
-            if not self._claim_url(result.url_key):
+            if not self._claim_url(result.url_key) and not revisit:
                 return URL if isinstance(result, Document) else None
         if isinstance(result, Rejection):
             return None
