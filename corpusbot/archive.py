@@ -139,11 +139,17 @@ class ArchiveReader:
     def _read_from(self, handle: BinaryIO, source: str, start: int) -> Iterator[Record]:
         position: int | None = start
         gzipped = handle.read(2) == _GZIP_MAGIC[:2]
+        # Counted once per damaged stretch: the scan for the next record can
+        # land on bytes that only look like a gzip header inside the same damage.
+        in_damage = False
         while position is not None:
             handle.seek(position)
             records = ArchiveIterator(handle, arc2warc=True, block_size=READ_BLOCK)
             try:
                 while (record := self._next(records, source)) is not None:
+                    if record.skipped == DAMAGED and in_damage:
+                        continue
+                    in_damage = record.skipped == DAMAGED
                     yield record
                 if _has_tail(handle, records.offset):  # warcio ends quietly on a cut record
                     logger.warning("%s: truncated after offset %d", source, records.offset)
@@ -154,7 +160,10 @@ class ArchiveReader:
                 failed_at = max(records.offset, position)
                 logger.warning("%s: damaged record at offset %d: %s", source, failed_at, error)
             position = _resync(handle, failed_at + 1, gzipped)
-            yield Record(source, position if position is not None else failed_at, skipped=DAMAGED)
+            if not in_damage:
+                yield Record(source, position if position is not None else failed_at,
+                             skipped=DAMAGED)
+            in_damage = True
 
     def _next(self, records: ArchiveIterator, source: str) -> Record | None:
         # warcio writes some warnings straight to stderr; they go to the log instead.

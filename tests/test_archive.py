@@ -210,3 +210,19 @@ def test_find_archives_takes_files_folders_and_globs(tmp_path: Path) -> None:
                                     str(tmp_path / "sub" / ".." / "a.warc.gz"), "nowhere/*.warc"])
     assert found == [a, b]
     assert missing == ["nowhere/*.warc"]
+
+
+def test_a_false_gzip_header_inside_damage_counts_once(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "f.warc.gz", html_records())
+    good = read(path)
+    second = [r for r in good if r.page][1]
+    data = bytearray(path.read_bytes())
+    start = second.page.offset + 20
+    data[start:start + 64] = b"\x00" * 64
+    # bytes that look like the start of a gzip member, then garbage
+    data[start + 64:start + 80] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 6
+    path.write_bytes(bytes(data))
+    records = read(path)
+    assert [r.skipped for r in records].count(DAMAGED) == 1
+    assert [p.url for p in pages(records)] == [p.url for p in pages(good)][:1] + [
+        p.url for p in pages(good)][2:]
