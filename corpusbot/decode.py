@@ -104,15 +104,7 @@ def decode_html(body: bytes | str, headers: Mapping[str, str] | None = None) -> 
     bom_encoding, bom = read_bom(body)
     if bom_encoding and bom:
         return Decoded(to_unicode(body[len(bom):], bom_encoding), bom_encoding)
-    header = http_content_type_encoding(_header(headers, "content-type"))
-    if not body.isascii() and not (header and _is_wide(header)):
-        # Valid UTF-8 with non-ASCII text is UTF-8 whatever the document
-        # declares (``choose_encoding``): most pages need no declaration read.
-        try:
-            return Decoded(body.decode(UTF8), UTF8, body)
-        except UnicodeDecodeError:
-            pass
-    encoding, text = _choose(body, declared_encodings(body, headers))
+    encoding, text = _choose(body, headers)
     if text is not None:
         return Decoded(text, encoding, body)
     return Decoded(to_unicode(body, encoding), encoding)
@@ -128,30 +120,38 @@ def declared_encodings(body: bytes, headers: Mapping[str, str] | None) -> list[s
     return list(dict.fromkeys(e for e in (header, meta) if e))
 
 
-def choose_encoding(body: bytes, declared: list[str]) -> str:
-    """The encoding for ``body`` given the declared ones, checked against the bytes.
+def choose_encoding(body: bytes, headers: Mapping[str, str] | None = None) -> str:
+    """The encoding for ``body`` given what is declared, checked against the bytes.
 
     A windows-1252 declaration (what w3lib makes of "iso-8859-1" and
     "us-ascii", the servers' and editors' defaults) is weak: it is the
     fallback anyway, so detection may overrule it.
     """
-    return _choose(body, declared)[0]
+    return _choose(body, headers)[0]
 
 
-def _choose(body: bytes, declared: list[str]) -> tuple[str, str | None]:
-    """``choose_encoding``, with the text when choosing decoded valid UTF-8 anyway."""
-    declared = [e for e in declared if not _is_wide(e) or b"\x00" in body[:SNIFF_BYTES]]
-    if declared and _is_wide(declared[0]):
-        return (declared[0] if declared[0] != "utf-16" else _utf16_order(body)), None
+def _choose(body: bytes, headers: Mapping[str, str] | None) -> tuple[str, str | None]:
+    """``choose_encoding``, with the text when choosing meant decoding valid UTF-8 anyway.
+
+    The document's own declaration is read only when the bytes leave a
+    doubt: valid UTF-8 with non-ASCII text (most pages) needs none.
+    """
+    header = http_content_type_encoding(_header(headers, "content-type"))
+    if header and _is_wide(header) and b"\x00" in body[:SNIFF_BYTES]:
+        return (header if header != "utf-16" else _utf16_order(body)), None
+    if not body.isascii():
+        try:
+            return UTF8, body.decode(UTF8)
+        except UnicodeDecodeError:
+            pass
+    # a wide label on bytes without NULs is not UTF-16/32 (the meta never is)
+    declared = [e for e in declared_encodings(body, headers) if not _is_wide(e)]
     if body.isascii():
         encoding = declared[0] if declared else UTF8
         return encoding, body.decode("ascii") if encoding == UTF8 else None
-    try:
-        return UTF8, body.decode(UTF8)
-    except UnicodeDecodeError:
-        if _mostly_utf8(body):
-            # Nearly valid UTF-8 with non-ASCII text: see module docstring.
-            return UTF8, None
+    if _mostly_utf8(body):
+        # Nearly valid UTF-8 with non-ASCII text: see module docstring.
+        return UTF8, None
     for encoding in declared:
         if encoding not in (UTF8, FALLBACK) and _error_share(body, encoding) <= MAX_ERROR_SHARE:
             return encoding, None
