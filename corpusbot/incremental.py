@@ -31,7 +31,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from corpusbot.crawlsettings import with_defaults
 from corpusbot.dates import iso_utc
 from corpusbot.items import MODIFIED_KEY, REVISIT_KEY
-from corpusbot.seenstore import SeenStore
+from corpusbot.seenstore import CHANGED, UNCHANGED, SeenStore
 from corpusbot.signals import corpus_committed
 
 logger = logging.getLogger(__name__)
@@ -67,11 +67,11 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         return middleware
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        modified = request.meta.get(MODIFIED_KEY)
-        if not self.store.changed(request.url, modified):
+        status = self.store.status(request.url, request.meta.get(MODIFIED_KEY))
+        if status == UNCHANGED:
             self.stats.inc_value("incremental/skipped")
             return None
-        if self.store.known(request.url):
+        if status == CHANGED:
             request.meta[REVISIT_KEY] = True
             self.stats.inc_value("incremental/revisited")
         return request

@@ -24,6 +24,10 @@ CREATE TABLE IF NOT EXISTS seen (
 """
 
 
+NEW, CHANGED, UNCHANGED = "new", "changed", "unchanged"
+"""What ``SeenStore.status`` says of a URL."""
+
+
 class SeenStore:
     """Article URLs already processed, with their fetch time and declared last change."""
 
@@ -36,7 +40,11 @@ class SeenStore:
         self.pending: dict[str, tuple[str | None, str | None]] = {}
 
     def changed(self, url: str, modified: str | None) -> bool:
-        """True when ``url`` should be fetched: never processed, or changed since.
+        """True when ``url`` should be fetched: never processed, or changed since."""
+        return self.status(url, modified) != UNCHANGED
+
+    def status(self, url: str, modified: str | None) -> str:
+        """``NEW`` (never processed), ``CHANGED`` or ``UNCHANGED``, in one lookup.
 
         ``modified`` is the date a sitemap or feed gives now (ISO 8601 UTC).
         It counts as a change when it is later than the date known at the
@@ -46,14 +54,9 @@ class SeenStore:
             "SELECT fetched_at, modified FROM seen WHERE url = ?", (canonicalize_url(url),)
         ).fetchone()
         if row is None:
-            return True
+            return NEW
         known = row[1] or row[0]
-        return bool(modified and known and modified > known)
-
-    def known(self, url: str) -> bool:
-        """Whether ``url`` was processed by an earlier run (committed)."""
-        return self.db.execute(
-            "SELECT 1 FROM seen WHERE url = ?", (canonicalize_url(url),)).fetchone() is not None
+        return CHANGED if modified and known and modified > known else UNCHANGED
 
     def mark(self, url: str, fetched_at: str | None, modified: str | None) -> None:
         """Remember ``url`` as processed; written at the next ``commit``."""
