@@ -342,13 +342,7 @@ def _sample_rss(process: subprocess.Popen, peaks: dict[str, int]) -> None:
 
 
 def _pss(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return _proc_bytes(pid, "smaps_rollup", "Pss:")
 
 
 def _children(pid: int) -> list[int]:
@@ -360,9 +354,14 @@ def _children(pid: int) -> list[int]:
 
 
 def _rss(pid: int) -> int:
+    return _proc_bytes(pid, "status", "VmRSS:")
+
+
+def _proc_bytes(pid: int, name: str, field: str) -> int:
+    """The ``field`` line of ``/proc/PID/NAME`` (kB there) in bytes; 0 once the process is gone."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1]) * 1024
     except OSError:
         pass

@@ -133,10 +133,7 @@ def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -
     text = block.text
     # isascii is a flag lookup: most blocks of most pages skip the search
     cjk = not text.isascii() and _HAS_CJK.search(text) is not None
-    tokens = word_tokens(text, cjk)
-    words = len(tokens)
-    # a text of one line's length cannot wrap (most blocks)
-    wrapped_words, wrapped_lines = (words, 1) if len(text) <= LINE_WIDTH else wrap(tokens)
+    words, wrapped_words, wrapped_lines = count_words(text, cjk)
     anchors = anchor_words(block, words, cjk) if block.link_chars or block.link_words else 0
     labels = path_labels.get(block.dom_path)
     if labels is None:
@@ -160,9 +157,11 @@ def path_labels_of(block: Block) -> frozenset[Label]:
     return frozenset(labels)
 
 
-def count_words(text: str) -> tuple[int, int, int]:
-    """Words, words in wrapped lines and wrapped lines of ``text``."""
-    tokens = word_tokens(text)
+def count_words(text: str, cjk: bool | None = None) -> tuple[int, int, int]:
+    """Words, words in wrapped lines and wrapped lines of ``text`` (``cjk``: see word_tokens)."""
+    tokens = word_tokens(text, cjk)
+    if len(text) <= LINE_WIDTH:
+        return len(tokens), len(tokens), 1  # a text of one line's length cannot wrap
     return len(tokens), *wrap(tokens)
 
 
