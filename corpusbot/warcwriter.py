@@ -5,9 +5,13 @@ and first on the way back (order 950), so it records the request as sent
 and the response as received: still content-encoded, and before redirects
 and retries act on it. Each record is its own gzip member (the WARC
 convention that lets readers seek), carries ``WARC-Date``, a payload digest
-and the server's IP address when Scrapy knows it. Writing and compressing
-happen in one background thread, off the reactor; the response waits for
+and the server's IP address when Scrapy knows it. The response waits for
 its record, so the record's place (file, offset) can travel with the page.
+Plain responses are compressed and written in one background thread, off
+the reactor. A response the server sent content-encoded (most are) is
+stored as it came and written on the reactor thread: that costs a fraction
+of a millisecond, less than the hand-off to the thread and back (on a
+local crawl, 5 % of the crawl's time).
 
 Files are written as ``*.warc.gz.open`` and renamed when complete; a file
 left ``.open`` by a crash is renamed at the next start, since every record
@@ -19,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from http import HTTPStatus
@@ -284,6 +288,7 @@ class WarcMiddleware:
         self.stats = crawler.stats
         # One thread: records stay in fetch order and the writer needs no lock.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warc")
+        self.queued: Future[RecordLocation] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -306,11 +311,18 @@ class WarcMiddleware:
 
     async def process_response(self, request: Request, response: Response) -> Response:
         capture = Capture.from_scrapy(request, response)
-        location = await await_future(self.executor.submit(self.writer.write, capture))
+        location = await self._write(capture)
         request.meta[META_KEY] = location
         self.stats.inc_value("warc/records", 2)
         self.stats.inc_value("warc/bytes", location.length)
         return response
+
+    async def _write(self, capture: Capture) -> RecordLocation:
+        # Inline only when nothing waits in the thread, or records would change order.
+        if is_compressed(capture) and (self.queued is None or self.queued.done()):
+            return self.writer.write(capture)
+        self.queued = self.executor.submit(self.writer.write, capture)
+        return await await_future(self.queued)
 
     def spider_closed(self) -> None:
         self.executor.submit(self.writer.close).result()

@@ -151,3 +151,35 @@ def test_content_encoded_bodies_are_stored_not_deflated_again(tmp_path):
     assert gzip.compress(PAGE) in stored  # the gzip body sits in the member as it came
     assert PAGE not in deflated and len(deflated) < len(PAGE) / 2  # plain HTML is deflated
     assert [body for _, body in _records(tmp_path)][1::2] == [PAGE, PAGE]
+
+
+def test_records_keep_fetch_order_when_plain_and_encoded_responses_mix(tmp_path):
+    # Plain responses go to the writer's thread, encoded ones are written
+    # inline: an encoded one arriving while a plain one waits must queue behind it.
+    crawler = get_crawler(settings_dict={"CORPUSBOT_WARC_ENABLED": True,
+                                         "CORPUSBOT_OUTPUT_DIR": str(tmp_path),
+                                         "CORPUSBOT_CONTACT": "ops@example.org"})
+    middleware = build_from_crawler(WarcMiddleware, crawler)
+    exchanges = []
+    for number in range(30):
+        request, encoded = _exchange(f"https://news.example/{number}")
+        if number % 3 == 0:
+            plain = HtmlResponse(request.url, body=PAGE * 20, request=request,
+                                 headers={"Content-Type": "text/html"})
+            exchanges.append((request, plain))
+        else:
+            exchanges.append((request, encoded))
+
+    async def fetch_all():
+        # Started in fetch order, as the downloader hands responses over.
+        await asyncio.gather(*(middleware.process_response(request, response)
+                               for request, response in exchanges))
+
+    asyncio.run(fetch_all())
+    middleware.spider_closed()
+    responses = [record for record, _ in _records(tmp_path / "archive")
+                 if record.rec_type == "response"]
+    assert [r.rec_headers.get_header("WARC-Target-URI") for r in responses] == [
+        request.url for request, _ in exchanges]
+    offsets = [request.meta[META_KEY].offset for request, _ in exchanges]
+    assert offsets == sorted(offsets)
