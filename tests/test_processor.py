@@ -9,7 +9,7 @@ import pytest
 
 from corpusbot import filters
 from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.text import nonletter_ratio, tokens
+from corpusbot.dedup.text import _nonletter_ratio_by_regex, nonletter_ratio, tokens
 from corpusbot.dedup.url import url_key
 from corpusbot.page import Page
 from corpusbot.processor import (
@@ -103,6 +103,15 @@ def test_nonletter_ratio_counts_digits_and_symbols() -> None:
     assert nonletter_ratio("Äpfel, 北京.") == pytest.approx(2 / 9)
     # Vowel signs are combining marks, not punctuation: Hindi and Bengali are all letters.
     assert nonletter_ratio("हिन्दी भाषा, কুষ্টিয়া") == pytest.approx(1 / 20)
+    # Outside the table's plane (emoji, rare scripts) the regex decides.
+    assert nonletter_ratio("ok 😀 \U00020000") == pytest.approx(1 / 4)
+    assert nonletter_ratio(" \t\x1c\u3000") == 1.0  # nothing visible
+
+
+def test_nonletter_table_agrees_with_the_definition_on_every_character() -> None:
+    for code in range(0x10000):
+        text = f"a{chr(code)} b"
+        assert nonletter_ratio(text) == _nonletter_ratio_by_regex(text), hex(code)
 
 
 def test_tokens_keep_words_whole_in_every_script() -> None:
