@@ -4,7 +4,9 @@
 ``-a seeds=FILE`` (one URL per line). From each start page it follows links
 within the start pages' domains up to ``CORPUSBOT_SPIDER_DEPTH`` hops; from
 each site's robots.txt it reads the ``Sitemap:`` lines (sitemap indexes,
-gzip sitemaps, Google News sitemaps); from each page's ``<head>`` the RSS and
+gzip sitemaps, Google News sitemaps), from the copy Scrapy's robots.txt
+middleware fetches when it is on, so that each site serves robots.txt once;
+from each page's ``<head>`` the RSS and
 Atom feeds. Every HTML page is classified (``corpusbot.article``): index
 pages are followed, articles are also yielded as ``PageItem`` for the
 pipelines. A start URL may itself be a sitemap or a feed.
@@ -17,8 +19,9 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
 from scrapy.utils.misc import load_object
@@ -64,11 +67,15 @@ class NewsSpider(Spider):
         self.use_sitemaps = self.use_feeds = self.use_links = True
         self.read_metadata = True
         self._finders: dict[SiteOptions, LinkFinder] = {}
+        # Start sites whose robots.txt Scrapy's middleware will fetch: their
+        # Sitemap: lines are read from that response, not fetched again.
+        self._awaiting_robots: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.configure(crawler.settings)
+        crawler.signals.connect(spider.robots_received, signal=signals.response_received)
         return spider
 
     @classmethod
@@ -117,7 +124,9 @@ class NewsSpider(Spider):
                 yield request
 
     def _discovery_requests(self, root: str, site: SiteOptions) -> Iterator[Request]:
-        if self.use_sitemaps:
+        if self.use_sitemaps and self._robots_middleware_on():
+            self._awaiting_robots.add(root)
+        elif self.use_sitemaps:
             yield Request(f"{root}/robots.txt", callback=self.parse_robots,
                           priority=PRIORITY_DISCOVERY, meta={"handle_httpstatus_list": [404, 410]})
         for url in (*site.sitemaps, *site.feeds):
@@ -144,6 +153,18 @@ class NewsSpider(Spider):
                 yield self._xml_request(url)
         yield from self._follow_links(response)
 
+    def robots_received(self, response: Response, request: Request) -> None:
+        """``response_received`` handler: the robots.txt Scrapy's middleware fetched."""
+        from_middleware = request.meta.get("dont_obey_robotstxt")
+        if not from_middleware or urlsplit(request.url).path != "/robots.txt":
+            return
+        # After a redirect (http -> https, a new host) the site is the one first asked.
+        root = site_root((request.meta.get("redirect_urls") or [request.url])[0])
+        if root in self._awaiting_robots:
+            self._awaiting_robots.discard(root)
+            for sitemap in self.parse_robots(response):
+                self.crawler.engine.crawl(sitemap)
+
     def parse_robots(self, response: Response) -> Iterator[Request]:
         """The sitemaps robots.txt names; ``/sitemap.xml`` when it names none."""
         sitemaps = robots_sitemaps(response.body, response.url) if response.status == 200 else []
@@ -162,6 +183,13 @@ class NewsSpider(Spider):
             self._count("corpusbot/pages/other")
 
     # -- requests ------------------------------------------------------------
+
+    def _robots_middleware_on(self) -> bool:
+        try:
+            middlewares = self.crawler.engine.downloader.middleware.middlewares
+        except RuntimeError:  # no engine: the spider runs outside a crawl (tests)
+            return False
+        return any(isinstance(m, RobotsTxtMiddleware) for m in middlewares)
 
     def _sitemap_requests(self, body: bytes, url: str) -> Iterator[Request]:
         kind, entries = parse_sitemap(body, url)

@@ -91,6 +91,8 @@ def test_sitemaps_and_feeds_are_found_where_only_robots_and_head_name_them(crawl
             "/feeds/main.xml", "/feeds/culture.atom"} <= set(hits)
     assert crawl["stats"]["corpusbot/discovered/sitemap"] > 0
     assert crawl["stats"]["corpusbot/discovered/feed"] > 0
+    # The Sitemap: lines are read from the robots.txt Scrapy fetched to obey it.
+    assert hits["/robots.txt"] == 1
 
 
 def test_each_article_is_fetched_once(crawl):
@@ -161,3 +163,16 @@ def test_corpusbot_warc_reproduces_the_crawled_corpus(crawl, tmp_path):
     assert crawled <= archived
     extra = {url.removeprefix(crawl["base"]) for url, _ in archived - crawled}
     assert not extra & set(crawl["manifest"]["articles"])
+
+
+def test_without_robots_rules_the_spider_reads_robots_for_sitemaps_itself(tmp_path):
+    # ROBOTSTXT_OBEY off: Scrapy fetches no robots.txt, so the spider asks for it.
+    with NewsSite(bench=_bench()) as news:
+        result = run_crawl([f"{news.url}/"], tmp_path / "out", "ROBOTSTXT_OBEY=False",
+                           "CORPUSBOT_PROCESS_ENABLED=False", "CORPUSBOT_CORPUS_ENABLED=False",
+                           "CORPUSBOT_WARC_ENABLED=False")
+        assert result.returncode == 0, result.stderr[-3000:]
+        hits = news.hits()
+    assert hits["/robots.txt"] == 1
+    assert {"/sitemaps/index.xml", "/sitemaps/news.xml"} <= set(hits)
+    assert [path for path in hits if path.startswith("/private/")]  # rules not obeyed
