@@ -33,6 +33,12 @@ def process_page(processor: Processor, page: Page, timeout: float,
     return replace(result, meta={**(result.meta or {}), **metadata})
 
 
+def process_batch(processor: Processor, timeout: float,
+                  pages: list[tuple[Page, dict[str, Any] | None]]) -> list[Document | Rejection]:
+    """``process_page`` for each (page, metadata) pair of one task, in order."""
+    return [process_page(processor, page, timeout, metadata) for page, metadata in pages]
+
+
 _WARM_UP_PAGE = (
     b"<html><body><p>" + b"The council met on Tuesday to discuss the budget for roads. " * 12
     + b"</p></body></html>"

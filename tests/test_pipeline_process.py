@@ -19,6 +19,8 @@ from corpusbot.pipelines.corpus import CorpusPipeline
 from corpusbot.pipelines.process import ProcessPipeline
 from corpusbot.processor import Document, Processor, ProcessorOptions, Rejection
 from corpusbot.signals import corpus_committed
+from corpusbot.workers import WORKER_CRASH
+from tests.test_corpus_workers import Deadly
 
 FIXTURES = Path(__file__).parent / "fixtures" / "site" / "articles"
 URL = "https://news.example/2024/05/river-port-reopens-after-dredging.html"
@@ -112,3 +114,48 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
 def test_off_means_not_configured(tmp_path, cls, flag):
     with pytest.raises(NotConfigured):
         build_from_crawler(cls, _crawler(tmp_path, **{flag: False}))
+
+
+def _pages(names: list[str]) -> list[PageItem]:
+    body = _article()
+    # The same article under other URLs: each gives a document of its own URL.
+    return [PageItem(url=f"https://news.example/{name}.html", body=body) for name in names]
+
+
+def test_pages_that_wait_together_leave_in_one_task_and_keep_their_results(tmp_path):
+    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
+    items = _pages([f"copy-{n}" for n in range(24)])
+
+    async def run():
+        return await asyncio.gather(*(process.process_item(item) for item in items))
+
+    process.open_spider()
+    try:
+        done = asyncio.run(run())
+    finally:
+        process.close_spider()
+    assert [item.result.url for item in done] == [item.url for item in items]
+    assert all(isinstance(item.result, Document) for item in done)
+    stats = process.stats.get_stats()
+    assert stats["process/pages"] == 24
+    assert stats["process/tasks"] < 24  # one worker, two tasks in flight: the rest waited
+
+
+def test_a_dead_worker_rejects_its_pages_and_the_pool_starts_again(tmp_path):
+    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
+    process.processor = Deadly(process.processor.options)
+    before, deadly, after = _pages(["a", "b", "c"]), _pages(["kill"]), _pages(["d"])
+
+    async def run():
+        first = await asyncio.gather(*(process.process_item(item) for item in before + deadly))
+        return first, await process.process_item(after[0])
+
+    process.open_spider()
+    try:
+        first, last = asyncio.run(run())
+    finally:
+        process.close_spider()
+    killed = first[-1].result
+    assert isinstance(killed, Rejection) and killed.reason == WORKER_CRASH
+    assert isinstance(last.result, Document)  # a fresh pool took the next page
+    assert process.stats.get_value("process/crash") >= 1
