@@ -11,9 +11,11 @@ this run, each in its own subprocess and against a fresh server:
 
 The rate is Scrapy's ``response_received_count / elapsed_time_seconds``.
 ``--latency`` adds a fixed delay to every response, as a remote server would;
-0 makes the crawl CPU-bound, the hardest case for the pipelines.
+0 makes the crawl CPU-bound, the hardest case for the pipelines. The machine
+is shared and a crawl of some 1200 pages takes 10-15 s, so single pairs
+vary by +-10 %: five alternating pairs by default, medians compared.
 
-    python benchmarks/crawl.py [--copies 6] [--latency 0.05] [--rounds 2]
+    python benchmarks/crawl.py [--copies 6] [--latency 0.05] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def main() -> None:
     # weighs on a crawl of a few seconds as it does with one.
     parser.add_argument("--copies", type=int, default=6, help="times every bench page is served")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added per response")
-    parser.add_argument("--rounds", type=int, default=2, help="bare/full pairs; medians reported")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="bare/full pairs, alternating; the medians are compared")
     parser.add_argument("--workers", type=int, default=0, help="worker processes (0: cores - 1)")
     parser.add_argument("--concurrency", type=int, default=16,
                         help="CONCURRENT_REQUESTS_PER_DOMAIN (the site is one domain)")
