@@ -64,6 +64,10 @@ class _Waiting:
 
 def _deliver(task: Future[list[Any]], batch: list[_Waiting]) -> None:
     """Hand each page its result (called in the pool's thread; futures are thread-safe)."""
+    if task.cancelled():  # the pool shut down before the task started
+        for waiting in batch:
+            waiting.result.cancel()
+        return
     error = task.exception()
     if error is not None:
         for waiting in batch:

@@ -6,10 +6,10 @@ within the start pages' domains up to ``CORPUSBOT_SPIDER_DEPTH`` hops; from
 each site's robots.txt it reads the ``Sitemap:`` lines (sitemap indexes,
 gzip sitemaps, Google News sitemaps), from the copy Scrapy's robots.txt
 middleware fetches when it is on, so that each site serves robots.txt once;
-from each page's ``<head>`` the RSS and
-Atom feeds. Every HTML page is classified (``corpusbot.article``): index
-pages are followed, articles are also yielded as ``PageItem`` for the
-pipelines. A start URL may itself be a sitemap or a feed.
+from each page's ``<head>`` the RSS and Atom feeds. Every HTML page is
+classified (``corpusbot.article``): index pages are followed, articles are
+also yielded as ``PageItem`` for the pipelines. A start URL may itself be a
+sitemap or a feed.
 """
 
 from __future__ import annotations
@@ -115,12 +115,15 @@ class NewsSpider(Spider):
         self.read_metadata = not reads_metadata_in_workers(self.crawler.settings)
         sites_done: set[str] = set()
         for url in self.start_urls:
-            yield Request(url, callback=self.parse, meta={DEPTH_KEY: 0})
             root = site_root(url)
-            if root in sites_done:
-                continue
-            sites_done.add(root)
-            for request in self._discovery_requests(root, self.sites.for_url(url)):
+            discovery: list[Request] = []
+            if root not in sites_done:
+                sites_done.add(root)
+                # Before the start page goes out: its request makes Scrapy fetch
+                # robots.txt, whose Sitemap: lines must find the site awaited.
+                discovery = list(self._discovery_requests(root, self.sites.for_url(url)))
+            yield Request(url, callback=self.parse, meta={DEPTH_KEY: 0})
+            for request in discovery:
                 yield request
 
     def _discovery_requests(self, root: str, site: SiteOptions) -> Iterator[Request]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from corpusbot.crawlworker import process_page
 from corpusbot.items import PageItem, page_from_item
 from corpusbot.page import Page
 from corpusbot.pipelines.corpus import CorpusPipeline
-from corpusbot.pipelines.process import ProcessPipeline
+from corpusbot.pipelines.process import ProcessPipeline, _deliver, _Waiting
 from corpusbot.processor import Document, Processor, ProcessorOptions, Rejection
 from corpusbot.signals import corpus_committed
 from corpusbot.workers import WORKER_CRASH
@@ -159,3 +160,11 @@ def test_a_dead_worker_rejects_its_pages_and_the_pool_starts_again(tmp_path):
     assert isinstance(killed, Rejection) and killed.reason == WORKER_CRASH
     assert isinstance(last.result, Document)  # a fresh pool took the next page
     assert process.stats.get_value("process/crash") >= 1
+
+
+def test_tasks_the_pool_cancels_at_shutdown_cancel_their_pages():
+    task = Future()
+    task.cancel()
+    batch = [_Waiting(page_from_item(item), None) for item in _pages(["a", "b"])]
+    _deliver(task, batch)
+    assert all(waiting.result.cancelled() for waiting in batch)
