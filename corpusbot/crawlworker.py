@@ -27,16 +27,22 @@ def process_page(processor: Processor, page: Page, timeout: float,
     A Processor with the ``metadata`` option reads it from the extraction's
     own parse; ``metadata`` is what a spider read already, and wins.
     """
-    result = process_pages(processor, [page], timeout)[0]
-    if not isinstance(result, Document) or not metadata:
-        return result
-    return replace(result, meta={**(result.meta or {}), **metadata})
+    return process_batch(processor, timeout, [(page, metadata)])[0]
 
 
 def process_batch(processor: Processor, timeout: float,
                   pages: list[tuple[Page, dict[str, Any] | None]]) -> list[Document | Rejection]:
     """``process_page`` for each (page, metadata) pair of one task, in order."""
-    return [process_page(processor, page, timeout, metadata) for page, metadata in pages]
+    results = process_pages(processor, [page for page, _ in pages], timeout)
+    return [_with_metadata(result, metadata) for result, (_, metadata) in
+            zip(results, pages, strict=True)]
+
+
+def _with_metadata(result: Document | Rejection,
+                   metadata: dict[str, Any] | None) -> Document | Rejection:
+    if not isinstance(result, Document) or not metadata:
+        return result
+    return replace(result, meta={**(result.meta or {}), **metadata})
 
 
 _WARM_UP_PAGE = (
@@ -46,8 +52,8 @@ _WARM_UP_PAGE = (
 
 
 def warm_up() -> None:
-    """Import and exercise the extraction stack (the language profiles load on first use,
-    about a second), so that the first real page waits for nothing."""
+    """Import and exercise the extraction stack (imports and the language profiles,
+    loaded on first use), so that the first real page waits for nothing."""
     process_pages(Processor(), [Page(url="https://example.org/", body=_WARM_UP_PAGE)], 30)
 
 
