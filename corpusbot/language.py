@@ -129,7 +129,7 @@ def sample(text: str, size: int = SAMPLE_CHARS) -> str:
 class LanguageIdentifier:
     """Names the language of a text, repeatably (fixed seed), using hints to break ties.
 
-    The detector profiles (about a second to load) are read on first use and
+    The detector profiles (a sixth of a second to load) are read on first use and
     never changed after; every call builds a fresh detector from them, so one
     instance can be shared by threads (two threads racing to load build the
     same profiles) and its answers do not depend on what it saw before.
@@ -232,7 +232,7 @@ def _choose(candidates: list[LanguageGuess], hinted: list[str]) -> LanguageGuess
 def default_identifier() -> LanguageIdentifier:
     """The shared identifier with the default seed and sample size.
 
-    Cached because loading profiles costs about a second; sharing it cannot
+    Cached because loading profiles costs a sixth of a second; sharing it cannot
     change any answer, as the identifier holds no state that a call changes.
     """
     return LanguageIdentifier()
