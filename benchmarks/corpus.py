@@ -42,15 +42,15 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import bench_warc  # noqa: E402 - the archive builders live with the other scripts
 
-from corpusbot.archive import ArchiveReader  # noqa: E402
-from corpusbot.corpus import Corpus  # noqa: E402
+from corpusbot.archive.reader import ArchiveReader  # noqa: E402
+from corpusbot.archive.runner import Runner, RunOptions  # noqa: E402
+from corpusbot.corpus.sink import Corpus  # noqa: E402
 from corpusbot.dedup.near import MinHasher  # noqa: E402
-from corpusbot.dedup.text import tokens  # noqa: E402
 from corpusbot.dedup.url import url_key  # noqa: E402
-from corpusbot.language import LanguageIdentifier  # noqa: E402
+from corpusbot.language.identify import LanguageIdentifier  # noqa: E402
 from corpusbot.page import Page  # noqa: E402
 from corpusbot.processor import Processor  # noqa: E402
-from corpusbot.run import Runner, RunOptions  # noqa: E402
+from corpusbot.text import tokens  # noqa: E402
 
 log = logging.getLogger("benchmarks.corpus")
 
@@ -113,8 +113,8 @@ def dedup_figures(out: Path, pages: list[bench_warc.BenchPage], texts: dict[str,
     A page "has main text" when the Processor alone keeps it (extraction and
     filters); such a page must yield exactly one document from its group.
     """
+    from corpusbot.document import Rejection
     from corpusbot.page import Page
-    from corpusbot.processor import Rejection
 
     kept = {url_key(doc["url"]): doc for doc in read_docs(out)}
     processor, identifier = Processor(), LanguageIdentifier(seed=0)

@@ -2,7 +2,7 @@
 
 Runs every corpusbot mode and the reference extractors (jusText, boilerpy3,
 trafilatura, readability-lxml, and a bare lxml parse as a speed floor) on
-the gold sets of ../shared/bench, scores them with corpusbot.evaluate (the
+the gold sets of ../shared/bench, scores them with corpusbot.extraction.evaluate (the
 rules of bench/README.md), prints a markdown table and optionally writes the
 figures as JSON. Speed is also given as a ratio to trafilatura's pages per
 second in the same run, which is what survives a change of machine.
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from corpusbot.evaluate import ExtractFn, GoldSet, Score, load_gold, score
+from corpusbot.extraction.evaluate import ExtractFn, GoldSet, Score, load_gold, score
 
 log = logging.getLogger("benchmarks.extraction")
 
@@ -86,7 +86,7 @@ def html_to_text(fragment: str) -> str:
 def gold_languages(gold_set: GoldSet) -> dict[bytes, str | None]:
     """The language of each page, named from its gold text (outside any timing)."""
     try:
-        from corpusbot.language import LanguageIdentifier
+        from corpusbot.language.identify import LanguageIdentifier
     except ImportError:
         return {}
     identifier = LanguageIdentifier(seed=0)
@@ -100,7 +100,7 @@ def justext_stoplists(gold_set: GoldSet) -> Callable[[bytes], frozenset[str]]:
     import justext
 
     try:
-        from corpusbot.stoplists import stoplist
+        from corpusbot.language.stoplists import stoplist
     except ImportError:
         english = frozenset(justext.get_stoplist("English"))
         return lambda html: english

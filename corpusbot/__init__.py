@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from corpusbot.extraction import Extraction, extract, extract_text
+from corpusbot.extraction.core import Extraction, extract, extract_text
 
 __all__ = ["Extraction", "__version__", "extract", "extract_text"]

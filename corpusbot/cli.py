@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from corpusbot import __version__
-from corpusbot.exitcodes import EXIT_USAGE
+from corpusbot.commands.exitcodes import EXIT_USAGE
 
 COMMANDS: dict[str, str] = {
     "extract": "extract the main text of one HTML page",

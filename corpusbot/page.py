@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from corpusbot.dedup.url import url_key
+
 
 @dataclass(slots=True, frozen=True)
 class Page:
@@ -21,3 +23,8 @@ class Page:
     record_id: str | None = None
     offset: int | None = None
     status: int = 200
+    url_key: int = field(init=False, repr=False, compare=False)
+    """The URL's dedup key (``corpusbot.dedup.url``), computed once where the page is made."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "url_key", url_key(self.url))

@@ -3,7 +3,7 @@
     ITEM_PIPELINES = {"corpusbot.pipelines.corpus.CorpusPipeline": 800}
 
 Takes the ``result`` the process pipeline put on each item and hands it to
-the corpus sink (``corpusbot.corpus.Corpus``) in the main thread, where
+the corpus sink (``corpusbot.corpus.sink.Corpus``) in the main thread, where
 dedup decisions are made in arrival order against the persistent index.
 A kept document's item goes on to later pipelines; a rejected or duplicate
 one is dropped with its reason (``corpusbot/rejected/<reason>``). The corpus
@@ -23,10 +23,11 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from corpusbot.corpus import Corpus, CorpusOptions, recorded_options
-from corpusbot.crawlsettings import with_defaults
-from corpusbot.processor import Document, ProcessorOptions, Rejection
-from corpusbot.signals import corpus_committed
+from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
+from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.signals import corpus_committed
+from corpusbot.document import Document, Rejection
+from corpusbot.processor import ProcessorOptions
 
 from .options import corpus_options, processor_options
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from scrapy.settings import BaseSettings
 
-from corpusbot.corpus import CorpusOptions
+from corpusbot.corpus.sink import CorpusOptions
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
@@ -26,12 +26,12 @@ def dedup_options(settings: BaseSettings) -> DedupOptions:
 
 def processor_options(settings: BaseSettings) -> ProcessorOptions:
     return ProcessorOptions(
-        mode=settings.get("CORPUSBOT_PROCESSOR_MODE"),
-        languages=frozenset(settings.getlist("CORPUSBOT_PROCESSOR_LANGUAGES")),
-        min_words=settings.getint("CORPUSBOT_PROCESSOR_MIN_WORDS"),
-        max_nonletter_ratio=settings.getfloat("CORPUSBOT_PROCESSOR_MAX_NONLETTER_RATIO"),
+        mode=settings.get("CORPUSBOT_PROCESS_MODE"),
+        languages=frozenset(settings.getlist("CORPUSBOT_PROCESS_LANGUAGES")),
+        min_words=settings.getint("CORPUSBOT_PROCESS_MIN_WORDS"),
+        max_nonletter_ratio=settings.getfloat("CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO"),
         dedup=dedup_options(settings),
-        metadata=True,
+        metadata=settings.getbool("CORPUSBOT_PROCESS_METADATA"),
     )
 
 

@@ -3,9 +3,9 @@
     ITEM_PIPELINES = {"corpusbot.pipelines.process.ProcessPipeline": 300}
 
 Extraction, language identification, the quality filters, dedup
-fingerprints and metadata are CPU work, so they run in a
-``ProcessPoolExecutor`` (``corpusbot.crawlworker``) while the reactor keeps
-fetching; ``process_item`` awaits the worker's result. The result, a
+fingerprints and metadata are CPU work, so they run in the worker pool
+(``corpusbot.pool``, the same as ``corpusbot warc``'s) while the reactor
+keeps fetching; ``process_item`` awaits the worker's result. The result, a
 ``Document`` or a ``Rejection``, goes on the item as ``result`` for the
 corpus pipeline. Items that are not pages (no ``url`` and ``body``) pass
 through untouched. How many pages wait for a worker is bounded by Scrapy
@@ -17,16 +17,14 @@ arrive meanwhile wait and leave together, up to ``MAX_BATCH`` in one task.
 A page that arrives when a worker is free leaves at once, alone. Under
 load this halves the pool's thread wake-ups and context switches per page
 in the crawl's process, which runs Scrapy (a local crawl 4-5 % faster).
-A worker that dies breaks the tasks in flight: their pages are rejected
-as ``crash/worker`` and the pool starts again.
+A worker that dies costs only the page that killed it (the pool's crash
+policy, the same on both paths).
 """
 
 from __future__ import annotations
 
 import logging
-import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -34,13 +32,12 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from corpusbot.crawlsettings import with_defaults
-from corpusbot.crawlworker import ignore_interrupt, process_batch, warm_up
-from corpusbot.items import page_from_item
-from corpusbot.offload import await_future
+from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.items import page_from_item
+from corpusbot.crawl.offload import await_future
 from corpusbot.page import Page
-from corpusbot.processor import Processor, reject
-from corpusbot.workers import WORKER_CRASH
+from corpusbot.pool import Result, WorkerPool
+from corpusbot.processor import Processor
 
 from .options import processor_options, worker_count
 
@@ -57,12 +54,10 @@ class _Waiting:
     """A page waiting for a worker, and where its result will be put."""
 
     page: Page
-    metadata: dict[str, Any] | None
-    result: Future[Any] = field(default_factory=Future)
-    executor: ProcessPoolExecutor | None = None
+    result: Future[Result] = field(default_factory=Future)
 
 
-def _deliver(task: Future[list[Any]], batch: list[_Waiting]) -> None:
+def _deliver(task: Future[list[Result]], batch: list[_Waiting]) -> None:
     """Hand each page its result (called in the pool's thread; futures are thread-safe)."""
     if task.cancelled():  # the pool shut down before the task started
         for waiting in batch:
@@ -84,11 +79,10 @@ class ProcessPipeline:
                  start_method: str, timeout: float) -> None:
         self.stats = crawler.stats
         self.processor, self.workers = processor, workers
-        self.context = multiprocessing.get_context(start_method)
-        self.timeout = timeout
-        self.executor: ProcessPoolExecutor | None = None
+        self.start_method, self.timeout = start_method, timeout
+        self.pool: WorkerPool | None = None
         self._queue: list[_Waiting] = []
-        self._in_flight: list[Future[Any]] = []
+        self._in_flight: list[Future[list[Result]]] = []
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -100,7 +94,7 @@ class ProcessPipeline:
                    settings.getfloat("CORPUSBOT_PROCESS_TIMEOUT_SECONDS"))
 
     def open_spider(self) -> None:
-        self.executor = self._start()
+        self.pool = WorkerPool(self.processor, self.workers, self.timeout, self.start_method)
         logger.info("processing pages in %d worker process(es)", self.workers)
 
     async def process_item(self, item: Any) -> Any:
@@ -108,28 +102,20 @@ class ProcessPipeline:
             page = page_from_item(item)
         except KeyError:
             return item
-        adapter = ItemAdapter(item)
-        adapter["result"] = await self._process(page, adapter.get("metadata"))
+        ItemAdapter(item)["result"] = await self._process(page)
         self.stats.inc_value("process/pages")
         return item
 
     def close_spider(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown()
 
-    async def _process(self, page: Page, metadata: dict[str, Any] | None) -> Any:
-        waiting = _Waiting(page, metadata)
+    async def _process(self, page: Page) -> Result:
+        waiting = _Waiting(page)
         self._queue.append(waiting)
         self._dispatch()
         try:
             return await await_future(waiting.result)
-        except BrokenProcessPool:
-            # A worker died (a crash in native code): the pages it held are the suspects.
-            logger.error("%s: a worker process died while it held this page; rejected", page.url)
-            self.stats.inc_value("process/crash")
-            if waiting.executor is self.executor:
-                self.executor = self._start()
-            return reject(page, WORKER_CRASH)
         finally:
             # Runs on the reactor thread once a task is done: send what waits.
             self._dispatch()
@@ -139,24 +125,7 @@ class ProcessPipeline:
         self._in_flight = [task for task in self._in_flight if not task.done()]
         while self._queue and len(self._in_flight) < BATCHES_PER_WORKER * self.workers:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            pages = [(waiting.page, waiting.metadata) for waiting in batch]
-            try:
-                task = self.executor.submit(process_batch, self.processor, self.timeout, pages)
-            except BrokenProcessPool:
-                # A worker died since the last task was sent: start again first.
-                self.executor = self._start()
-                task = self.executor.submit(process_batch, self.processor, self.timeout, pages)
-            for waiting in batch:
-                waiting.executor = self.executor
+            task = self.pool.submit([waiting.page for waiting in batch])
             self.stats.inc_value("process/tasks")
             task.add_done_callback(lambda done, batch=batch: _deliver(done, batch))
             self._in_flight.append(task)
-
-    def _start(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
-                                       initializer=ignore_interrupt)
-        # Start the workers now, while the spider fetches its first pages.
-        for _ in range(self.workers):
-            executor.submit(warm_up)
-        return executor
-

@@ -67,7 +67,7 @@ README_HEAD = """\
 # Stop-word lists
 
 One list per language, `<code>.txt`: one word per line, lower-cased, sorted
-by code point, UTF-8, no duplicates. `corpusbot.stoplists` loads them; the
+by code point, UTF-8, no duplicates. `corpusbot.language.stoplists` loads them; the
 jusText classifier measures stop-word density with them, and pages whose
 language has no list use the union of all lists (jusText's
 language-independent mode).

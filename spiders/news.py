@@ -7,7 +7,7 @@ each site's robots.txt it reads the ``Sitemap:`` lines (sitemap indexes,
 gzip sitemaps, Google News sitemaps), from the copy Scrapy's robots.txt
 middleware fetches when it is on, so that each site serves robots.txt once;
 from each page's ``<head>`` the RSS and Atom feeds. Every HTML page is
-classified (``corpusbot.article``): index pages are followed, articles are
+classified (``corpusbot.crawl.article``): index pages are followed, articles are
 also yielded as ``PageItem`` for the pipelines. A start URL may itself be a
 sitemap or a feed.
 """
@@ -24,12 +24,10 @@ from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
-from scrapy.utils.misc import load_object
 
-from corpusbot.article import classify, url_shape
-from corpusbot.crawlsettings import with_defaults
-from corpusbot.dates import iso_utc
-from corpusbot.discovery import (
+from corpusbot.crawl.article import classify, url_shape
+from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.discovery import (
     Entry,
     feed_links,
     parse_feed,
@@ -38,11 +36,10 @@ from corpusbot.discovery import (
     xml_body,
     xml_kind,
 )
-from corpusbot.items import MODIFIED_KEY, PageItem
-from corpusbot.links import LinkFinder
-from corpusbot.metadata import extract_metadata
-from corpusbot.pipelines.process import ProcessPipeline
-from corpusbot.siteconfig import SiteConfig, SiteOptions, load_site_config
+from corpusbot.crawl.items import MODIFIED_KEY, PageItem
+from corpusbot.crawl.links import LinkFinder
+from corpusbot.crawl.sites import SiteConfig, SiteOptions, load_site_config
+from corpusbot.html.dates import iso_utc
 
 DEPTH_KEY = "corpusbot_depth"
 """``request.meta`` key: link hops since the start page, sitemap or feed."""
@@ -65,7 +62,6 @@ class NewsSpider(Spider):
         self.since: str | None = None
         self.sitemap_max_bytes = 0
         self.use_sitemaps = self.use_feeds = self.use_links = True
-        self.read_metadata = True
         self._finders: dict[SiteOptions, LinkFinder] = {}
         # Start sites whose robots.txt Scrapy's middleware will fetch: their
         # Sitemap: lines are read from that response, not fetched again.
@@ -111,8 +107,6 @@ class NewsSpider(Spider):
     # -- start ---------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Request]:
-        # Read here, not in configure: add-ons have filled ITEM_PIPELINES by now.
-        self.read_metadata = not reads_metadata_in_workers(self.crawler.settings)
         sites_done: set[str] = set()
         for url in self.start_urls:
             root = site_root(url)
@@ -146,11 +140,7 @@ class NewsSpider(Spider):
         kind = classify(root, response.url)
         self._count("corpusbot/pages/article" if kind.is_article else "corpusbot/pages/index")
         if kind.is_article:
-            item = PageItem.from_response(response, kind=kind.reason)
-            if self.read_metadata:
-                # No worker process will read it; the page is parsed already.
-                item.metadata = extract_metadata(root, response.url).declared()
-            yield item
+            yield PageItem.from_response(response, kind=kind.reason)
         if self.use_feeds:
             for url in feed_links(response):
                 yield self._xml_request(url)
@@ -269,16 +259,3 @@ def allowed_domains(urls: Iterable[str], sites: SiteConfig) -> list[str]:
 def site_root(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def reads_metadata_in_workers(settings: BaseSettings) -> bool:
-    """Whether the process pipeline runs and reads each kept page's metadata in its workers.
-
-    Metadata is CPU work (JSON-LD, meta tags, htmldate): off the reactor
-    when a worker parses the page anyway; in the spider only when no worker
-    will, so that items still carry it.
-    """
-    pipelines = settings.getdict("ITEM_PIPELINES")
-    enabled = [load_object(key) for key, order in pipelines.items() if order is not None]
-    named = any(isinstance(cls, type) and issubclass(cls, ProcessPipeline) for cls in enabled)
-    return named and with_defaults(settings).getbool("CORPUSBOT_PROCESS_ENABLED")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+FIXTURES_DIR = REPO / "tests" / "fixtures"
 
 
 def bench_dir() -> Path:

@@ -110,9 +110,9 @@ def make_doc(i: int, lang: str = "en", words: int = 80):
     import random
 
     from corpusbot.dedup.near import MinHasher
-    from corpusbot.dedup.text import hash64, normalise, tokens
     from corpusbot.dedup.url import url_key
-    from corpusbot.processor import Document
+    from corpusbot.document import Document
+    from corpusbot.text import hash64, normalise, tokens
 
     rng = random.Random(i)
     text = " ".join(f"w{rng.randrange(1_000_000)}" for _ in range(words))

@@ -9,16 +9,12 @@ import pytest
 
 from corpusbot import filters
 from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.text import _nonletter_ratio_by_regex, nonletter_ratio, tokens
 from corpusbot.dedup.url import url_key
+from corpusbot.document import SCHEMA_VERSION, Document, Rejection
+from corpusbot.filters import _nonletter_ratio_by_regex, nonletter_ratio
 from corpusbot.page import Page
-from corpusbot.processor import (
-    SCHEMA_VERSION,
-    Document,
-    Processor,
-    ProcessorOptions,
-    Rejection,
-)
+from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.text import tokens
 from tests.corpus_support import page
 
 SCHEMA_FIELDS = {"schema", "id", "url", "lang", "lang_prob", "title", "text", "n_words",
@@ -45,7 +41,7 @@ def test_a_real_page_becomes_a_document_with_every_schema_field() -> None:
     assert doc.lang == "en" and doc.lang_prob > 0.9 and doc.n_words > 100
     assert doc.title == "CDPATH replacements"
     record = doc.to_record()
-    assert set(record) == SCHEMA_FIELDS and record["schema"] == SCHEMA_VERSION
+    assert set(record) == SCHEMA_FIELDS | {"meta"} and record["schema"] == SCHEMA_VERSION
     assert record["source"] == {"type": "archive", "file": "crawl.warc.gz",
                                 "record_id": "<urn:uuid:1>", "offset": 1234}
     assert record["extractor"] == "default" and len(record["content_hash"]) == 16

@@ -23,7 +23,7 @@ from typing import Any
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
-from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.spiders.news import seed_urls
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 def crawl_settings(args: argparse.Namespace) -> Settings:
     """This project's settings, the command's defaults, then every ``-s``."""
     settings = Settings()
-    settings.setmodule("corpusbot.settings", priority="project")
+    settings.setmodule("corpusbot.crawl.project_settings", priority="project")
     output = args.output
     # The command's own defaults: above the add-on's (priority "addon"),
     # below -s (priority "cmdline").
@@ -71,7 +71,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
     settings.set("CORPUSBOT_PROGRESS_BAR", show_bar, priority="project")
     if args.quiet:
         # Left out rather than switched off, which Scrapy would log.
-        settings.set("EXTENSIONS", {"corpusbot.crawlprogress.CrawlProgress": None},
+        settings.set("EXTENSIONS", {"corpusbot.crawl.progress.CrawlProgress": None},
                      priority="project")
     if args.sites:
         settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")
@@ -83,7 +83,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
     # -o is the one place the output folder is named.
     settings.set("CORPUSBOT_OUTPUT_DIR", str(output), priority="cmdline")
     if not args.quiet and not show_bar:
-        logging.getLogger("corpusbot.crawlprogress").setLevel(logging.INFO)
+        logging.getLogger("corpusbot.crawl.progress").setLevel(logging.INFO)
     return settings
 
 

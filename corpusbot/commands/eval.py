@@ -19,8 +19,15 @@ from collections.abc import Callable
 from tqdm import tqdm
 
 from corpusbot import extract
-from corpusbot.evaluate import GoldSet, NotAGoldFolder, PageScore, Score, load_gold, score
-from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.extraction.evaluate import (
+    GoldSet,
+    NotAGoldFolder,
+    PageScore,
+    Score,
+    load_gold,
+    score,
+)
 
 log = logging.getLogger(__name__)
 

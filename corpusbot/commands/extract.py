@@ -15,9 +15,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
-from corpusbot.extraction import extract
-from corpusbot.extractors.modes import MODES
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.extraction.core import extract
+from corpusbot.extraction.modes import MODES
 
 log = logging.getLogger(__name__)
 

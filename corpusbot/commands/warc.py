@@ -17,8 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-from corpusbot.archive import ReaderOptions, find_archives
-from corpusbot.corpus import (
+from corpusbot.archive.progress import ProgressBar, summary
+from corpusbot.archive.reader import ReaderOptions, find_archives
+from corpusbot.archive.runner import Runner, RunOptions, RunReport, interrupt_stops
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.corpus.shards import COMPRESSIONS
+from corpusbot.corpus.sink import (
     Corpus,
     CorpusBusyError,
     CorpusMismatchError,
@@ -27,13 +31,9 @@ from corpusbot.corpus import (
 )
 from corpusbot.dedup.index import IndexMismatchError
 from corpusbot.dedup.options import LEVELS, DedupOptions
-from corpusbot.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
-from corpusbot.extractors.modes import MODES
+from corpusbot.extraction.modes import MODES
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
 from corpusbot.processor import Processor, ProcessorOptions
-from corpusbot.progress import ProgressBar, summary
-from corpusbot.run import Runner, RunOptions, RunReport, interrupt_stops
-from corpusbot.writer import COMPRESSIONS
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ import numpy as np
 from corpusbot.dedup.index import DedupIndex
 from corpusbot.dedup.near import band_keys, jaccard, optimal_bands
 from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.text import PARAGRAPH_SEPARATOR, hash64, normalise, tokens
-from corpusbot.processor import Document, Rejection
+from corpusbot.document import Document, Rejection
+from corpusbot.text import PARAGRAPH_SEPARATOR, hash64, normalise, tokens
 
 URL = "dedup/url"
 EXACT = "dedup/exact"
@@ -57,10 +57,6 @@ class Deduplicator:
             return False
         self._in_flight.add(key)
         return True
-
-    def forget_in_flight(self) -> None:
-        """Drop the admitted URLs whose results will never arrive (a stopped run)."""
-        self._in_flight.clear()
 
     def check(self, result: Document | Rejection, revisit: bool = False) -> Document | str | None:
         """The document to keep (maybe trimmed), or the reason it is dropped.
@@ -111,7 +107,7 @@ class Deduplicator:
 
     def _trim_paragraphs(self, doc: Document) -> Document | None:
         """``doc`` without paragraphs seen before, or None when too little text is left."""
-        paragraphs = doc.text.split(PARAGRAPH_SEPARATOR)
+        paragraphs = doc.paragraphs
         if len(paragraphs) != len(doc.paragraph_hashes):
             return doc  # made by a Processor without paragraph dedup: nothing to compare
         seen = self.index.seen_paragraphs(h for h in doc.paragraph_hashes if h)
@@ -129,7 +125,7 @@ class Deduplicator:
         if len(words) < self.options.min_words_left:
             return None
         return replace(doc, text=text, n_words=len(words), content_hash=hash64(normalise(words)),
-                       paragraph_hashes=tuple(kept_hashes))
+                       paragraphs=tuple(kept), paragraph_hashes=tuple(kept_hashes))
 
     def _record(self, doc: Document, bands: list[int], original_hash: int) -> None:
         if self.options.uses("exact"):

@@ -6,7 +6,7 @@ paragraph hashes, and the LSH band lookup that returns the signatures of
 near-duplicate candidates. Additions become durable on the owner's commit.
 
 ``SQLiteIndex`` keeps the index in tables of an SQLite database shared with
-the corpus checkpoint (``corpusbot.corpus``), so that index and checkpoint
+the corpus checkpoint (``corpusbot.corpus.sink``), so that index and checkpoint
 commit in one transaction. Lookups go to SQLite directly instead of an
 in-memory LSH: memory stays flat however many documents the index holds,
 and opening an index costs nothing (nothing to rebuild).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from w3lib.url import canonicalize_url
 
-from corpusbot.dedup.text import hash64
+from corpusbot.text import hash64
 
 
 def canonical_url(url: str) -> str:

@@ -1,0 +1,263 @@
+"""Build a corpus from archive files: read in order, process in workers, add in order.
+
+    runner = Runner(Processor(options), corpus, RunOptions(jobs=4))
+    report = runner.run([Path("a.warc.gz"), Path("b.arc.gz")])
+
+The main process reads the archives and groups their records into tasks
+of a few pages; up to ``window`` tasks run at once in ``jobs`` worker
+processes (in this process when ``jobs`` is 1), and their results are taken
+back in input order and handed to ``Corpus.add``. Dedup therefore sees the
+same sequence whatever the number of workers, and the corpus is the same.
+Memory stays bounded by the window, not by the archive.
+
+After each task the input position advances; every ``commit_pages`` pages
+or ``commit_seconds`` the corpus commits, and that position becomes where a
+re-run resumes. ``stop()`` (wired to Ctrl-C by ``interrupt_stops``) stops
+reading, lets the tasks in flight finish, and commits.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from collections import Counter, deque
+from collections.abc import Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Protocol
+
+from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions, Record
+from corpusbot.corpus.checkpoint import InputPosition
+from corpusbot.corpus.sink import Corpus
+from corpusbot.document import Rejection
+from corpusbot.page import Page
+from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT, InlinePool, Pool, Result, WorkerPool
+from corpusbot.processor import Processor
+
+logger = logging.getLogger(__name__)
+
+CHUNK_PAGES_DEFAULT = 8
+"""Pages per worker task: large enough to amortise the hand-over, small enough to stay ordered."""
+COMMIT_PAGES_DEFAULT = 2000
+COMMIT_SECONDS_DEFAULT = 30.0
+TASKS_PER_JOB = 4
+"""Tasks in flight per worker: enough that no worker waits while the main process adds."""
+RECORDS = "archive/records"
+FILE_DONE = "archive/files"
+_NOT_RECORDS = frozenset({DAMAGED, UNREADABLE, FILE_DONE})
+
+
+@dataclass(slots=True, frozen=True)
+class RunOptions:
+    """How the work is spread and how often it is committed."""
+
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    chunk_pages: int = CHUNK_PAGES_DEFAULT
+    commit_pages: int = COMMIT_PAGES_DEFAULT
+    commit_seconds: float = COMMIT_SECONDS_DEFAULT
+    timeout_seconds: float = TIMEOUT_SECONDS_DEFAULT
+    reader: ReaderOptions = field(default_factory=ReaderOptions)
+
+
+class Progress(Protocol):
+    """What a progress display is told."""
+
+    def file(self, path: str) -> None: ...
+    def update(self, done: Counter[str]) -> None: ...
+
+
+@dataclass(slots=True)
+class RunReport:
+    """How a run ended: ``status`` is done, interrupted or failed; ``stats`` counts this run."""
+
+    status: str
+    stats: Counter[str]
+    totals: Counter[str]
+
+    @property
+    def damaged(self) -> bool:
+        """Some records or files could not be read."""
+        return bool(self.stats[DAMAGED] or self.stats[UNREADABLE])
+
+
+@dataclass(slots=True)
+class _Step:
+    """One record's place in a task: what to count or add, and where the input stands after it."""
+
+    position: InputPosition
+    skipped: str | None = None  # a stat to count instead of a page
+    page: int = -1  # index into the task's pages, when the page went to a worker
+    refused: Rejection | None = None  # known without a worker: the URL was processed
+
+
+@dataclass(slots=True)
+class _Task:
+    steps: list[_Step] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
+
+
+class Runner:
+    """Feeds archive records through a Processor into a Corpus; see the module docstring."""
+
+    def __init__(self, processor: Processor, corpus: Corpus, options: RunOptions | None = None,
+                 progress: Progress | None = None) -> None:
+        self.processor, self.corpus = processor, corpus
+        self.options = options or RunOptions()
+        self.progress = progress
+        self._reader = ArchiveReader(self.options.reader)
+        self._stopping = False
+        self._before: Counter[str] = Counter()
+        self._since_commit = 0
+        self._last_commit = time.monotonic()
+
+    def stop(self) -> None:
+        """Stop reading; finish the tasks in flight and commit."""
+        self._stopping = True
+
+    def run(self, paths: list[Path]) -> RunReport:
+        """Process every input in order; commit and report how it ended."""
+        self._before = before = Counter(self.corpus.stats)
+        status = "failed"
+        with self._pool() as pool:
+            self._drive(pool, self._tasks(paths))
+            status = "interrupted" if self._stopping else "done"
+        self.corpus.close(status)
+        stats = self.corpus.stats - before
+        return RunReport(status, stats, Counter(self.corpus.stats))
+
+    @contextmanager
+    def _pool(self) -> Iterator[Pool]:
+        options = self.options
+        pool: Pool = (InlinePool(self.processor, options.timeout_seconds) if options.jobs <= 1
+                      else WorkerPool(self.processor, options.jobs, options.timeout_seconds))
+        try:
+            yield pool
+        finally:
+            pool.shutdown()
+
+    def _drive(self, pool: Pool, tasks: Iterator[_Task]) -> None:
+        in_flight: deque[tuple[_Task, Future[list[Result]]]] = deque()
+        window = max(1, self.options.jobs * TASKS_PER_JOB)
+        for task in tasks:
+            in_flight.append((task, pool.submit(task.pages)))
+            if len(in_flight) >= window:
+                self._consume(*in_flight.popleft())
+        while in_flight:
+            self._consume(*in_flight.popleft())
+
+    def _consume(self, task: _Task, results_due: Future[list[Result]]) -> None:
+        results = results_due.result() if task.pages else []
+        corpus = self.corpus
+        for step in task.steps:
+            if step.skipped not in _NOT_RECORDS:
+                corpus.count(RECORDS)
+            if step.skipped:
+                corpus.count(step.skipped)
+            elif step.page >= 0:
+                corpus.add(results[step.page])
+            elif step.refused is not None:
+                corpus.add(step.refused)
+            corpus.advance(step.position)
+        self._since_commit += len(task.pages)
+        if self.progress:
+            self.progress.update(corpus.stats - self._before)
+        self._maybe_commit()
+
+    def _maybe_commit(self) -> None:
+        options = self.options
+        if (self._since_commit >= options.commit_pages
+                or time.monotonic() - self._last_commit >= options.commit_seconds):
+            self.corpus.commit()
+            self._since_commit = 0
+            self._last_commit = time.monotonic()
+
+    def _tasks(self, paths: list[Path]) -> Iterator[_Task]:
+        task = _Task()
+        for step, page in self._steps(paths):
+            if page is not None:
+                step.page = len(task.pages)
+                task.pages.append(page)
+            task.steps.append(step)
+            if len(task.pages) >= self.options.chunk_pages:
+                yield task
+                task = _Task()
+        if task.steps:
+            yield task
+
+    def _steps(self, paths: list[Path]) -> Iterator[tuple[_Step, Page | None]]:
+        for path in paths:
+            if self._stopping:
+                return
+            start = self._start_offset(path)
+            if start is None:
+                continue
+            if self.progress:
+                self.progress.file(str(path))
+            yield from self._file_steps(path, start)
+
+    def _file_steps(self, path: Path, start: int) -> Iterator[tuple[_Step, Page | None]]:
+        key, size = _input_key(path), _size(path)
+        end, unreadable = start, False
+        for record in self._reader.read(path, start):
+            end, unreadable = record.end, record.skipped == UNREADABLE
+            yield self._step(record, InputPosition(key, end, False, size))
+            if self._stopping:
+                return
+        if not unreadable:  # an unreadable file is tried again by the next run
+            yield _Step(InputPosition(key, end, True, size), skipped=FILE_DONE), None
+
+    def _step(self, record: Record, position: InputPosition) -> tuple[_Step, Page | None]:
+        if record.page is None:
+            return _Step(position, skipped=record.skipped), None
+        refused = self.corpus.admit(record.page)
+        if refused is not None:
+            return _Step(position, refused=refused), None
+        return _Step(position), record.page
+
+    def _start_offset(self, path: Path) -> int | None:
+        """Where to start reading ``path``: 0, the committed offset, or None when it is done."""
+        known = self.corpus.position(_input_key(path))
+        if known is None:
+            return 0
+        size = _size(path)
+        if known.done and known.size == size:
+            logger.info("%s was read completely by an earlier run; skipping it", path)
+            self.corpus.count("archive/files/already-done")
+            return None
+        if size is not None and known.offset > size:
+            logger.warning("%s is shorter than when it was read: reading it from the start", path)
+            return 0
+        return known.offset
+
+
+def _input_key(path: Path) -> str:
+    return str(path.resolve())
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
+@contextmanager
+def interrupt_stops(runner: Runner) -> Iterator[None]:
+    """While active, the first Ctrl-C stops ``runner`` at the next commit; a second aborts."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        logger.warning("interrupted: finishing the pages in flight and committing"
+                       " (Ctrl-C again to abort without committing)")
+        runner.stop()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,116 @@
+"""What a corpus remembers between commits: input positions, shard states, counts, runs.
+
+Kept in the corpus's own SQLite database (``OUT/state.sqlite``), written in
+the same transaction as the dedup index, so that after a crash the three
+agree: the resume point of every input, the committed length of every
+shard, and the counts the manifest reports.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from corpusbot.corpus.shards import ShardState
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS corpus_inputs (path TEXT PRIMARY KEY, offset INTEGER NOT NULL,"
+    " done INTEGER NOT NULL, size INTEGER)",
+    "CREATE TABLE IF NOT EXISTS corpus_shards (lang TEXT NOT NULL, number INTEGER NOT NULL,"
+    " length INTEGER NOT NULL, documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
+    " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))",
+    "CREATE TABLE IF NOT EXISTS corpus_counts (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS corpus_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS corpus_runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
+    " ended TEXT, status TEXT NOT NULL, options TEXT NOT NULL)",
+)
+
+
+@dataclass(slots=True, frozen=True)
+class InputPosition:
+    """How far an input file was read: resume at ``offset``, or skip it when ``done``."""
+
+    path: str
+    offset: int
+    done: bool
+    size: int | None = None
+
+
+def now() -> str:
+    """The current UTC time, ISO 8601, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Checkpoint:
+    """Reads and writes the corpus state tables; the owner runs the transactions."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+        for statement in _SCHEMA:
+            self._db.execute(statement)
+
+    def position(self, path: str) -> InputPosition | None:
+        """The committed position of input ``path``, if it was ever read."""
+        row = self._db.execute(
+            "SELECT offset, done, size FROM corpus_inputs WHERE path = ?", (path,)).fetchone()
+        return InputPosition(path, row[0], bool(row[1]), row[2]) if row else None
+
+    def positions(self) -> list[InputPosition]:
+        rows = self._db.execute("SELECT path, offset, done, size FROM corpus_inputs ORDER BY path")
+        return [InputPosition(p, o, bool(d), s) for p, o, d, s in rows]
+
+    def save_positions(self, positions: list[InputPosition]) -> None:
+        self._db.executemany(
+            "INSERT OR REPLACE INTO corpus_inputs (path, offset, done, size) VALUES (?, ?, ?, ?)",
+            [(p.path, p.offset, int(p.done), p.size) for p in positions])
+
+    def shards(self) -> list[ShardState]:
+        rows = self._db.execute(
+            "SELECT lang, number, length, documents, jsonl_bytes, finished FROM corpus_shards"
+            " ORDER BY lang, number")
+        return [ShardState(lang, number, length, documents, size, bool(finished))
+                for lang, number, length, documents, size, finished in rows]
+
+    def save_shards(self, states: list[ShardState]) -> None:
+        self._db.executemany(
+            "INSERT OR REPLACE INTO corpus_shards"
+            " (lang, number, length, documents, jsonl_bytes, finished) VALUES (?, ?, ?, ?, ?, ?)",
+            [(s.lang, s.number, s.length, s.documents, s.jsonl_bytes, int(s.finished))
+             for s in states])
+
+    def counts(self) -> Counter[str]:
+        return Counter(dict(self._db.execute("SELECT key, value FROM corpus_counts")))
+
+    def add_counts(self, deltas: Counter[str]) -> None:
+        self._db.executemany(
+            "INSERT INTO corpus_counts (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = value + excluded.value",
+            [(key, value) for key, value in deltas.items() if value])
+
+    def setting(self, key: str, value: str) -> str:
+        """The stored value of a corpus-wide setting, storing ``value`` on first use."""
+        self._db.execute("INSERT OR IGNORE INTO corpus_meta (key, value) VALUES (?, ?)",
+                         (key, value))
+        row = self._db.execute("SELECT value FROM corpus_meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0])
+
+    def start_run(self, options: dict[str, Any]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO corpus_runs (started, status, options) VALUES (?, 'running', ?)",
+            (now(), json.dumps(options, sort_keys=True)))
+        return int(cursor.lastrowid or 0)
+
+    def end_run(self, run: int, status: str) -> None:
+        self._db.execute("UPDATE corpus_runs SET ended = ?, status = ? WHERE id = ?",
+                         (now(), status, run))
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self._db.execute("SELECT id, started, ended, status, options FROM corpus_runs")
+        return [{"run": i, "started": s, "ended": e, "status": st, "options": json.loads(o)}
+                for i, s, e, st, o in rows]

@@ -1,0 +1,57 @@
+"""The Scrapy add-on: ``ADDONS = {"corpusbot.crawl.addon.Addon": 0}`` switches corpusbot on.
+
+It enables the item pipelines (processing in worker processes, the corpus
+writer), WARC archiving, incremental crawling and progress reporting, and
+sets every ``CORPUSBOT_*`` default and the politeness defaults
+(``corpusbot.crawl.default_settings``) at the ``addon`` priority: whatever the
+project's ``settings.py``, a spider or ``-s`` says wins. It also makes the
+``news`` spider available in the project.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from scrapy.settings import BaseSettings, Settings
+from scrapy.utils.misc import load_object
+
+from corpusbot import __version__
+from corpusbot.crawl.default_settings import POLITENESS, defaults, user_agent
+
+logger = logging.getLogger(__name__)
+
+COMPONENTS: dict[str, dict[str, int]] = {
+    "ITEM_PIPELINES": {
+        "corpusbot.pipelines.process.ProcessPipeline": 300,
+        "corpusbot.pipelines.corpus.CorpusPipeline": 800,
+    },
+    # Last on the way out, first on the way back: the request as sent (user
+    # agent, accepted encodings) and the response as received (still
+    # compressed, before redirects and retries act on it).
+    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.warcmiddleware.WarcMiddleware": 950},
+    "SPIDER_MIDDLEWARES": {"corpusbot.crawl.incremental.IncrementalMiddleware": 600},
+    "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
+}
+
+
+class Addon:
+    """Enable corpusbot's components with their defaults, overridable by the project."""
+
+    @classmethod
+    def update_pre_crawler_settings(cls, settings: BaseSettings) -> None:
+        """Make ``scrapy crawl news`` work in any project that enables the add-on."""
+        settings.add_to_list("SPIDER_MODULES", "corpusbot.spiders")
+
+    def update_settings(self, settings: Settings) -> None:
+        for name, value in {**defaults(), **POLITENESS}.items():
+            settings.set(name, value, priority="addon")
+        contact = settings.get("CORPUSBOT_CONTACT")
+        settings.set("USER_AGENT", user_agent(__version__, contact), priority="addon")
+        if not contact:
+            logger.warning(
+                "CORPUSBOT_CONTACT is not set: set it to an e-mail address or URL so that "
+                "site owners can reach you (it goes into the User-Agent)"
+            )
+        for setting, components in COMPONENTS.items():
+            for path, order in components.items():
+                settings.setdefault_in_component_priority_dict(setting, load_object(path), order)

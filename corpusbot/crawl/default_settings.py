@@ -1,0 +1,220 @@
+"""Defaults of every ``CORPUSBOT_*`` crawl setting, and the politeness defaults.
+
+One flat module, grouped by component prefix, in the manner of Scrapy's
+``scrapy/settings/default_settings.py``. The add-on (``corpusbot.crawl.addon``)
+applies them at the ``addon`` priority, so a project's ``settings.py``, a
+spider's ``custom_settings`` or ``-s NAME=VALUE`` override any of them.
+Units are spelled in the name: ``_SECONDS``, ``_BYTES``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from scrapy.settings import BaseSettings
+
+from corpusbot.corpus.shards import SHARD_BYTES_DEFAULT
+from corpusbot.dedup.near import THRESHOLD_DEFAULT
+from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
+from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT
+
+# -- Where things go ---------------------------------------------------------
+
+CORPUSBOT_OUTPUT_DIR = "corpus"
+"""The corpus (``<lang>/*.jsonl.gz``), its dedup index, the archive and the
+crawl state all live under this folder. Default: ``corpus``."""
+
+CORPUSBOT_CONTACT = ""
+"""An e-mail address or URL where site owners can reach the crawl's operator;
+it goes into the User-Agent and the WARC ``warcinfo`` record. Default: empty
+(a warning asks for one)."""
+
+# -- The news spider (corpusbot.spiders.news) ---------------------------------
+
+CORPUSBOT_SPIDER_DEPTH = 4
+"""Link hops followed from a start page, sitemap entry or feed entry.
+Default: 4 (home → section → page 2 → article, and one more)."""
+
+CORPUSBOT_SPIDER_SITES_FILE = ""
+"""A TOML file of per-site options (allowed and denied URL patterns, depth,
+feeds, sitemaps, delay, concurrency); see the README. Default: none."""
+
+CORPUSBOT_SPIDER_SITEMAPS_ENABLED = True
+"""Read the ``Sitemap:`` lines of each site's robots.txt (``/sitemap.xml``
+when there are none) and fetch what they list. Default: on."""
+
+CORPUSBOT_SPIDER_FEEDS_ENABLED = True
+"""Follow the RSS and Atom feeds pages announce in ``<head>``. Default: on."""
+
+CORPUSBOT_SPIDER_LINKS_ENABLED = True
+"""Follow links within the allowed domains (up to the depth). Default: on."""
+
+CORPUSBOT_SPIDER_SINCE = ""
+"""Skip sitemap and feed entries last changed before this ISO 8601 date
+(entries without a date are kept). Default: empty, keep all."""
+
+CORPUSBOT_SPIDER_SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+"""Largest sitemap accepted, after decompression: the sitemap protocol's own
+limit. Default: 50 MiB."""
+
+# -- Processing in worker processes (corpusbot.pipelines.process) -------------
+
+CORPUSBOT_PROCESS_ENABLED = True
+"""Run the Processor (extraction, language, filters, dedup features) on each
+page item. Default: on."""
+
+CORPUSBOT_PROCESS_WORKERS = 0
+"""Worker processes; 0 means one per CPU core but one, at least one. The
+reactor keeps a core for fetching. Default: 0."""
+
+CORPUSBOT_PROCESS_START_METHOD = "forkserver"
+"""multiprocessing start method of the workers. ``fork`` from a process with
+a running reactor and its threads risks deadlocks. Default: forkserver."""
+
+CORPUSBOT_PROCESS_TIMEOUT_SECONDS = TIMEOUT_SECONDS_DEFAULT
+"""Time limit per page in a worker; a page still running then is rejected as
+``process/timeout``. Default: 60 s (as ``corpusbot warc``)."""
+
+CORPUSBOT_PROCESS_MODE = "default"
+"""Extraction mode (``corpusbot extract --help`` lists them). Default: default."""
+
+CORPUSBOT_PROCESS_LANGUAGES: list[str] = []
+"""Languages to keep (ISO 639-1 codes); empty keeps every language. Default: all."""
+
+CORPUSBOT_PROCESS_MIN_WORDS = MIN_WORDS_DEFAULT
+"""Fewest words a kept document has. Default: 50."""
+
+CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO = MAX_NONLETTER_RATIO_DEFAULT
+"""Largest share of non-letter characters in a kept text. Default: 0.3."""
+
+CORPUSBOT_PROCESS_METADATA = True
+"""Read what each page declares about itself (JSON-LD, ``<meta>``: dates,
+authors, site name) into the record's ``meta``, as ``corpusbot warc`` does.
+Default: on."""
+
+CORPUSBOT_DEDUP_LEVELS = ["url", "exact", "near"]
+"""Dedup levels, of url, exact, near, paragraph. Default: url, exact, near."""
+
+CORPUSBOT_DEDUP_NEAR_THRESHOLD = THRESHOLD_DEFAULT
+"""Jaccard similarity from which a document is a near duplicate. Default: 0.8."""
+
+CORPUSBOT_DEDUP_PATH = ""
+"""The dedup index, to share one between corpora. Default:
+``<CORPUSBOT_OUTPUT_DIR>/dedup.sqlite``."""
+
+# -- The corpus writer (corpusbot.pipelines.corpus) ----------------------------
+
+CORPUSBOT_CORPUS_ENABLED = True
+"""Write kept documents to the corpus under ``CORPUSBOT_OUTPUT_DIR``. Default: on."""
+
+CORPUSBOT_CORPUS_COMPRESSION = "gzip"
+"""Shard compression: gzip, zstd or none. Default: gzip."""
+
+CORPUSBOT_CORPUS_SHARD_BYTES = SHARD_BYTES_DEFAULT
+"""JSONL bytes per shard before a new one starts. Default: 256 MiB."""
+
+CORPUSBOT_CORPUS_COMMIT_ITEMS = 200
+"""Commit the corpus (and the incremental store after it) every this many
+documents. Default: 200."""
+
+CORPUSBOT_CORPUS_COMMIT_SECONDS = 30.0
+"""…or at least this often while documents arrive. Default: 30 s."""
+
+# -- WARC archiving (corpusbot.crawl.warcmiddleware) -------------------------------------
+
+CORPUSBOT_WARC_ENABLED = True
+"""Archive every fetched response and its request. Default: on."""
+
+CORPUSBOT_WARC_DIR = ""
+"""Where the ``.warc.gz`` files go. Default: ``<CORPUSBOT_OUTPUT_DIR>/archive``."""
+
+CORPUSBOT_WARC_MAX_BYTES = 1_000_000_000
+"""Start a new file once the current one passes this size (the customary
+1 GB of Heritrix and Common Crawl). Default: 1 GB."""
+
+CORPUSBOT_WARC_PREFIX = "corpusbot"
+"""File name prefix: ``<prefix>-<UTC time>-<serial>-<pid>.warc.gz``."""
+
+CORPUSBOT_WARC_GZIP_LEVEL = 6
+"""zlib level of each record's gzip member; 9 costs about twice the CPU for
+a few per cent. Responses the server sent content-encoded (gzip, br) are
+stored at level 0: their bytes compress no further. Default: 6."""
+
+# -- Incremental crawling (corpusbot.crawl.incremental) ------------------------------
+
+CORPUSBOT_INCREMENTAL_ENABLED = True
+"""Skip article URLs stored by an earlier run unless a sitemap or feed says
+they changed since. Default: on."""
+
+CORPUSBOT_INCREMENTAL_STORE = ""
+"""The SQLite file of fetched articles. Default:
+``<CORPUSBOT_OUTPUT_DIR>/crawl-seen.sqlite``."""
+
+CORPUSBOT_INCREMENTAL_RESET_JOBDIR = True
+"""After a crawl that finished (not one that was interrupted), empty
+``JOBDIR`` so that the next run starts from the start pages again and finds
+new articles; an interrupted crawl keeps it and resumes. Default: on."""
+
+# -- Progress (corpusbot.archive.progress) ---------------------------------------------
+
+CORPUSBOT_PROGRESS_ENABLED = True
+"""Report pages fetched and articles kept, per domain. Default: on."""
+
+CORPUSBOT_PROGRESS_INTERVAL_SECONDS = 10.0
+"""How often a progress line is logged (a terminal bar refreshes each
+second). Default: 10 s."""
+
+CORPUSBOT_PROGRESS_BAR = False
+"""Draw a live bar on stderr instead of log lines (``corpusbot crawl`` turns
+it on when stderr is a terminal). Default: off."""
+
+# -- Politeness: Scrapy settings the add-on sets unless the project does ------
+
+POLITENESS: dict[str, Any] = {
+    "ROBOTSTXT_OBEY": True,
+    "AUTOTHROTTLE_ENABLED": True,
+    "AUTOTHROTTLE_START_DELAY": 1.0,
+    "AUTOTHROTTLE_MAX_DELAY": 30.0,
+    "AUTOTHROTTLE_TARGET_CONCURRENCY": 1.0,
+    "DOWNLOAD_DELAY": 0.5,
+    "CONCURRENT_REQUESTS": 32,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+    "RETRY_ENABLED": True,
+    "RETRY_TIMES": 2,
+    "DOWNLOAD_TIMEOUT": 30,
+    "DOWNLOAD_MAXSIZE": 16 * 1024 * 1024,
+    "DOWNLOAD_WARNSIZE": 4 * 1024 * 1024,
+}
+"""Obey robots.txt, adapt the delay to each server (AutoThrottle, never less
+than 0.5 s between requests to one site, two at a time), retry twice, give
+up after 30 s, and refuse bodies over 16 MiB."""
+
+
+def user_agent(version: str, contact: str) -> str:
+    """The User-Agent: names the project and, when given, how to reach the operator."""
+    reach = f"; +{contact}" if contact else ""
+    return f"corpusbot/{version} (text corpus crawler{reach})"
+
+
+def with_defaults(settings: BaseSettings) -> BaseSettings:
+    """``settings`` with every ``CORPUSBOT_*`` default it lacks (at the ``default`` priority).
+
+    The add-on sets them all; a component enabled without the add-on (in
+    ``ITEM_PIPELINES`` and friends) reads them through here instead.
+    """
+    merged = BaseSettings()
+    merged.update(settings)  # a copy, with each setting's priority, and unfrozen
+    for name, value in defaults().items():
+        if merged.getpriority(name) is None:
+            merged.set(name, value, priority="default")
+    return merged
+
+
+def defaults() -> dict[str, Any]:
+    """Every ``CORPUSBOT_*`` default of this module, by name."""
+    return {
+        name: copy.deepcopy(value)
+        for name, value in globals().items()
+        if name.startswith("CORPUSBOT_")
+    }

@@ -1,0 +1,115 @@
+"""Incremental crawling: skip articles stored by an earlier run unless they changed.
+
+``IncrementalMiddleware`` is a spider middleware. Before a request is
+scheduled it asks the seen-store (``corpusbot.crawl.seen``) whether the URL
+was processed before, passing the date a sitemap or feed now gives for it;
+an unchanged URL is dropped before Scrapy's duplicate filter ever records
+it. Every article item that reached a final outcome (kept, or rejected with
+a reason) is marked; the marks are committed after the corpus commits.
+
+With ``JOBDIR`` a crawl can be paused and resumed; once a crawl has
+*finished*, its request queue and seen-requests file are removed (unless
+``CORPUSBOT_INCREMENTAL_RESET_JOBDIR`` is off) so that the next run starts
+from the start pages again and the seen-store alone decides what is new.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+
+from itemadapter import ItemAdapter
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.items import MODIFIED_KEY, REVISIT_KEY
+from corpusbot.crawl.seen import CHANGED, UNCHANGED, SeenStore
+from corpusbot.crawl.signals import corpus_committed
+from corpusbot.html.dates import iso_utc
+
+logger = logging.getLogger(__name__)
+
+JOB_STATE = ("requests.seen", "requests.queue")
+"""What Scrapy keeps in ``JOBDIR`` to resume a crawl (the scheduler's state)."""
+
+
+class IncrementalMiddleware(BaseSpiderMiddleware):
+    """Drop requests for unchanged, already processed articles; remember processed ones."""
+
+    def __init__(self, crawler: Crawler, store: SeenStore, reset_jobdir: bool) -> None:
+        super().__init__(crawler)
+        self.store = store
+        self.stats = crawler.stats
+        self.jobdir = crawler.settings.get("JOBDIR")
+        self.reset_jobdir = reset_jobdir
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = with_defaults(crawler.settings)
+        if not settings.getbool("CORPUSBOT_INCREMENTAL_ENABLED"):
+            raise NotConfigured("CORPUSBOT_INCREMENTAL_ENABLED is off")
+        path = settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
+            Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "crawl-seen.sqlite"
+        )
+        middleware = cls(crawler, SeenStore(path),
+                         settings.getbool("CORPUSBOT_INCREMENTAL_RESET_JOBDIR"))
+        crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(middleware.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(middleware.commit, signal=corpus_committed)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
+        status = self.store.status(request.url, request.meta.get(MODIFIED_KEY))
+        if status == UNCHANGED:
+            self.stats.inc_value("incremental/skipped")
+            return None
+        if status == CHANGED:
+            request.meta[REVISIT_KEY] = True
+            self.stats.inc_value("incremental/revisited")
+        return request
+
+    def item_scraped(self, item: Any) -> None:
+        self._mark(item)
+
+    def item_dropped(self, item: Any, exception: BaseException) -> None:
+        self._mark(item)
+
+    def _mark(self, item: Any) -> None:
+        adapter = ItemAdapter(item)
+        # Only pages that went through processing have a final outcome; an
+        # item dropped by an error is fetched again next time.
+        if adapter.get("result") is None:
+            return
+        fetched = iso_utc(adapter.get("fetched_at")) or datetime.now(UTC).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
+        urls = {adapter.get("url"), adapter.get("request_url")} - {None}
+        for url in urls:
+            self.store.mark(url, fetched, adapter.get("modified"))
+
+    def commit(self) -> None:
+        self.stats.inc_value("incremental/marked", self.store.commit())
+
+    def spider_closed(self, reason: str) -> None:
+        self.commit()
+        self.store.close()
+        if reason == "finished" and self.jobdir and self.reset_jobdir:
+            clear_job_state(Path(self.jobdir))
+
+
+def clear_job_state(jobdir: Path) -> None:
+    """Remove the scheduler state of a finished crawl from ``jobdir``."""
+    for name in JOB_STATE:
+        path = jobdir / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+    logger.info("crawl finished: cleared the resume state in %s", jobdir)

@@ -1,0 +1,20 @@
+"""What every extraction mode reads about one page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from corpusbot.html.blocks import Block
+
+
+@dataclass(slots=True, frozen=True)
+class PageBlocks:
+    """The parsed tree, its blocks, the page language's stop words and titles."""
+
+    root: etree._Element
+    blocks: list[Block]
+    stoplist: frozenset[str]
+    title: str | None = None
+    og_title: str | None = None

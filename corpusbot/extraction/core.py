@@ -1,0 +1,179 @@
+"""The public extraction call: HTML in, main text out, never an exception.
+
+The stages follow ARCHITECTURE.md: decode, parse once, read the head, cut
+invisible content, segment into blocks, identify the language on visible
+text, run the mode's composition over the blocks, assemble the text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+from corpusbot.extraction.context import PageBlocks
+from corpusbot.extraction.modes import MODES
+from corpusbot.html import decode, dom, titles
+from corpusbot.html.blocks import Block, segment
+from corpusbot.language import identify as language
+from corpusbot.language import stoplists
+
+logger = logging.getLogger(__name__)
+
+# langdetect costs the same for any length, and a couple of thousand
+# characters of the longest low-link blocks decide reliably.
+LANGUAGE_SAMPLE_CHARS = 2000
+LANGUAGE_SAMPLE_MAX_LINK_DENSITY = 0.3
+
+
+@dataclass(slots=True, frozen=True)
+class Extraction:
+    """The main text of one page.
+
+    ``text`` joins ``paragraphs`` with blank lines. An empty extraction
+    carries the ``reason`` it is empty (``"empty-input"``, ``"not-html"``,
+    ``"unparseable"``, ``"no-main-text"``, ``"crash"``).
+    """
+
+    text: str
+    paragraphs: tuple[str, ...]
+    title: str | None
+    language: str | None
+    language_probability: float
+    mode: str
+    encoding: str | None = None
+    reason: str | None = None
+
+
+def extract(
+    html: bytes | str,
+    *,
+    url: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    lang: str | None = None,
+    mode: str = "default",
+    on_tree: Callable[[etree._Element], None] | None = None,
+) -> Extraction:
+    """Extract the main text of one page.
+
+    ``lang`` skips language identification. ``on_tree`` is called with the
+    parsed page before anything is cut from it (head, scripts and JSON-LD
+    still there), so a caller can read more from the same parse; what it
+    raises is logged, not fatal. Raises ``ValueError`` only for an unknown
+    ``mode`` (a caller's mistake); any input bytes give an ``Extraction``,
+    empty with a ``reason`` when there is nothing to keep.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    try:
+        return _extract(html, headers or {}, lang, mode, on_tree)
+    except Exception:
+        # Bad input must never escape as an exception; the traceback is kept
+        # at debug level so one broken page does not flood the log.
+        logger.debug("extraction crashed on %s", url or "<page>", exc_info=True)
+        return _empty(mode, "crash")
+
+
+def extract_text(
+    html: bytes | str,
+    *,
+    url: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    lang: str | None = None,
+    mode: str = "default",
+) -> str:
+    """The same call as ``extract``, returning only the text."""
+    return extract(html, url=url, headers=headers, lang=lang, mode=mode).text
+
+
+def _extract(
+    html: bytes | str, headers: Mapping[str, str], lang: str | None, mode: str,
+    on_tree: Callable[[etree._Element], None] | None = None,
+) -> Extraction:
+    if not html or (isinstance(html, bytes) and not html.strip()):
+        return _empty(mode, "empty-input")
+    decoded = decode.decode_html(html, headers)
+    if not decode.looks_like_html(decoded.text):
+        return _empty(mode, "not-html", decoded.encoding)
+    try:
+        root = dom.parse_html(decoded.utf8 or decoded.text)
+    except dom.ParseError:
+        return _empty(mode, "unparseable", decoded.encoding)
+    if on_tree is not None:
+        _call_on_tree(on_tree, root)
+    head = dom.read_head(root)
+    headline = titles.headline(root, head.title, head.og_title)
+    dom.strip_invisible(root)
+    blocks = segment(root)
+    hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
+    guess = _identify(blocks, lang, hints)
+    page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)
+    paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
+    return Extraction(
+        text="\n\n".join(paragraphs),
+        paragraphs=paragraphs,
+        title=headline,
+        language=guess.code,
+        language_probability=guess.probability,
+        mode=mode,
+        encoding=decoded.encoding,
+        reason=None if paragraphs else "no-main-text",
+    )
+
+
+def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Element) -> None:
+    try:
+        on_tree(root)
+    except Exception:  # the caller's reading must not cost the page its text
+        logger.warning("on_tree failed on a page", exc_info=True)
+
+
+def paragraph_text(block: Block) -> str:
+    """The block's text as one line; preformatted text keeps its lines.
+
+    Blocks keep the source's line wrapping (jusText's normalisation turns a
+    whitespace run holding a newline into a newline), which is noise inside
+    a corpus paragraph.
+    """
+    text = block.text
+    if "\n" not in text and "\r" not in text:
+        return text  # segmentation already made every other whitespace run one space
+    if "pre" in block.dom_path.split("."):
+        return text
+    return " ".join(text.split())
+
+
+def _identify(
+    blocks: Sequence[Block], lang: str | None, hints: Sequence[str | None]
+) -> language.LanguageGuess:
+    if lang:
+        return language.LanguageGuess(lang, 1.0)
+    return language.identify(language_sample(blocks), hints)
+
+
+def language_sample(blocks: Sequence[Block]) -> str:
+    """The longest visible, mostly link-free blocks, up to the sample size."""
+    candidates = sorted(
+        (b for b in blocks if b.link_density <= LANGUAGE_SAMPLE_MAX_LINK_DENSITY),
+        key=lambda b: -b.chars,
+    )
+    parts, size = [], 0
+    for block in candidates:
+        if size >= LANGUAGE_SAMPLE_CHARS:
+            break
+        parts.append(block.text)
+        size += block.chars
+    return "\n".join(parts)[:LANGUAGE_SAMPLE_CHARS]
+
+
+def _header(headers: Mapping[str, str], name: str) -> str | None:
+    for key, value in headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def _empty(mode: str, reason: str, encoding: str | None = None) -> Extraction:
+    return Extraction("", (), None, None, 0.0, mode, encoding, reason)

@@ -1,0 +1,228 @@
+"""The archive reader on real WARC and ARC files made from real pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpusbot.archive.reader import (
+    DAMAGED,
+    SKIPPED_BAD_ENCODING,
+    SKIPPED_NOT_HTML,
+    SKIPPED_STATUS,
+    SKIPPED_TOO_LARGE,
+    SKIPPED_TYPE,
+    UNREADABLE,
+    ArchiveReader,
+    ReaderOptions,
+    find_archives,
+    is_html,
+)
+from tests.corpus_support import (
+    Rec,
+    chunked,
+    deflate_gzip,
+    html_records,
+    page,
+    write_arc,
+    write_warc,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
+
+
+def read(path: Path, **options: object) -> list:
+    return list(ArchiveReader(ReaderOptions(**options)).read(path))  # type: ignore[arg-type]
+
+
+def pages(records: list) -> list:
+    return [r.page for r in records if r.page is not None]
+
+
+@pytest.mark.parametrize("name", ["a.warc.gz", "a.warc", "a.arc", "a.arc.gz"])
+def test_every_format_yields_the_html_responses(tmp_path: Path, name: str) -> None:
+    records = html_records()
+    writer = write_arc if ".arc" in name else write_warc
+    found = pages(read(writer(tmp_path / name, records)))
+    assert [p.url for p in found] == [r.url for r in records]
+    assert [p.body for p in found] == [r.body for r in records]
+    assert all(p.source == str(tmp_path / name) and p.status == 200 for p in found)
+    assert all(p.headers["Content-Type"].startswith("text/html") for p in found)
+    assert all(p.fetched_at and p.record_id for p in found)
+
+
+@pytest.mark.parametrize("name", ["a.warc.gz", "a.warc", "a.arc.gz", "a.arc"])
+def test_offsets_locate_records_and_ends_resume(tmp_path: Path, name: str) -> None:
+    writer = write_arc if ".arc" in name else write_warc
+    path = writer(tmp_path / name, html_records())
+    records = read(path)
+    for record in records:
+        if record.page is not None:  # reading from a page's offset starts with that page
+            again = next(iter(ArchiveReader().read(path, record.page.offset)))
+            assert again.page is not None and again.page.url == record.page.url
+    middle = [r for r in records if r.page][1]
+    rest = pages(list(ArchiveReader().read(path, middle.end)))
+    assert [p.url for p in rest] == [p.url for p in pages(records)][2:]
+
+
+def test_resource_records_holding_html_are_pages(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "r.warc.gz", [
+        Rec("https://example.org/doc", page("en-anarcat"), rec_type="resource"),
+        Rec("https://example.org/img", PNG, content_type="image/png", rec_type="resource"),
+    ])
+    records = read(path)
+    assert [p.url for p in pages(records)] == ["https://example.org/doc"]
+    assert [r.skipped for r in records if r.page is None] == [SKIPPED_TYPE, SKIPPED_NOT_HTML]
+
+
+def test_other_record_types_are_skipped(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "t.warc.gz", [
+        Rec("https://example.org/a", b"GET /a HTTP/1.1\r\n\r\n", None, rec_type="request"),
+        Rec("https://example.org/a", b"fetchTimeMs: 10\r\n", "application/warc-fields",
+            rec_type="metadata"),
+    ])
+    assert [r.skipped for r in read(path)] == [SKIPPED_TYPE] * 3  # with the warcinfo
+
+
+def test_only_status_200_by_default(tmp_path: Path) -> None:
+    body = page("en-anarcat")
+    path = write_warc(tmp_path / "s.warc.gz", [
+        Rec("https://example.org/ok", body),
+        Rec("https://example.org/gone", body, status="404 Not Found"),
+        Rec("https://example.org/moved", body, status="301 Moved Permanently"),
+    ])
+    assert [p.url for p in pages(read(path))] == ["https://example.org/ok"]
+    assert sum(r.skipped == SKIPPED_STATUS for r in read(path)) == 2
+    wider = pages(read(path, statuses=frozenset({200, 404})))
+    assert [(p.url, p.status) for p in wider] == [("https://example.org/ok", 200),
+                                                  ("https://example.org/gone", 404)]
+
+
+def test_html_by_header_and_by_sniffing(tmp_path: Path) -> None:
+    body = page("en-anarcat")
+    path = write_warc(tmp_path / "h.warc.gz", [
+        Rec("https://example.org/xhtml", body, "application/xhtml+xml"),
+        Rec("https://example.org/none", body, None),
+        Rec("https://example.org/octet", body, "application/octet-stream"),
+        Rec("https://example.org/png", PNG, "application/octet-stream"),
+        Rec("https://example.org/json", b'{"a": "<html>"}', "application/json"),
+        Rec("https://example.org/css", b"body{}", "text/css"),
+    ])
+    kept = [p.url.rsplit("/", 1)[1] for p in pages(read(path))]
+    assert kept == ["xhtml", "none", "octet"]
+
+
+def test_sniffing_rules() -> None:
+    assert is_html(None, b"\xef\xbb\xbf  <!DOCTYPE html><html>")
+    assert is_html("", b"  <!-- c --><html lang=en>")
+    assert is_html("TEXT/HTML; charset=x", b"")
+    assert not is_html("application/pdf", b"<html>")
+    assert not is_html(None, b"plain words <html>")
+
+
+def test_transfer_and_content_encodings_are_undone(tmp_path: Path) -> None:
+    body = page("de-feuerwehr")
+    path = write_warc(tmp_path / "e.warc.gz", [
+        Rec("https://example.org/chunked", chunked(body),
+            headers=[("Transfer-Encoding", "chunked")]),
+        Rec("https://example.org/gzip", deflate_gzip(body), headers=[("Content-Encoding", "gzip")]),
+        Rec("https://example.org/both", chunked(deflate_gzip(body)),
+            headers=[("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip")]),
+    ])
+    found = pages(read(path))
+    assert [p.url.rsplit("/", 1)[1] for p in found] == ["chunked", "gzip", "both"]
+    assert all(p.body == body for p in found)
+
+
+def test_content_encodings_that_cannot_be_undone_are_skipped(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "u.warc.gz", [
+        Rec("https://example.org/lzw", b"\x1f\x9d\x90 compressed", headers=[
+            ("Content-Encoding", "compress")]),
+        # Labelled gzip but sent plain, as some servers do: read as it is.
+        Rec("https://example.org/plain", b"<p>not gzip at all</p>", headers=[
+            ("Content-Encoding", "gzip")]),
+    ])
+    records = read(path)
+    assert records[1].skipped == SKIPPED_BAD_ENCODING
+    assert records[2].page is not None and records[2].page.body == b"<p>not gzip at all</p>"
+
+
+def test_too_large_bodies_are_skipped(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "l.warc.gz", html_records())
+    records = read(path, max_body_bytes=20_000)
+    assert all(len(p.body) <= 20_000 for p in pages(records))
+    assert any(r.skipped == SKIPPED_TOO_LARGE for r in records)
+
+
+def _corrupt(path: Path, at: int, length: int = 64) -> None:
+    data = bytearray(path.read_bytes())
+    data[at:at + length] = b"\x00" * length
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("name", ["d.warc.gz", "d.warc"])
+def test_a_damaged_record_is_counted_and_reading_goes_on(tmp_path: Path, name: str) -> None:
+    path = write_warc(tmp_path / name, html_records())
+    good = read(path)
+    second = [r for r in good if r.page][1]
+    # Inside the deflate stream of a gzip member; over the version line of a plain record.
+    _corrupt(path, second.page.offset + (20 if name.endswith(".gz") else 0))
+    records = read(path)
+    urls = [p.url for p in pages(records)]
+    expected = [p.url for p in pages(good)]
+    assert urls == expected[:1] + expected[2:]
+    assert [r.skipped for r in records].count(DAMAGED) == 1
+
+
+def test_a_truncated_file_keeps_what_came_before(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "t.warc.gz", html_records())
+    last = pages(read(path))[-1]
+    path.write_bytes(path.read_bytes()[:last.offset + 300])
+    records = read(path)
+    assert len(pages(records)) == len(html_records()) - 1
+    assert records[-1].skipped == DAMAGED
+
+
+def test_not_an_archive_and_missing_files(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.warc.gz"
+    junk.write_bytes(b"this is not an archive at all\n" * 10)
+    junk_records = read(junk)
+    assert junk_records and {r.skipped for r in junk_records} == {DAMAGED}
+    assert [r.skipped for r in read(tmp_path / "missing.warc")] == [UNREADABLE]
+
+
+def test_non_chunked_gzip_is_damage_that_names_the_fix(tmp_path: Path, caplog) -> None:
+    plain = write_warc(tmp_path / "p.warc", html_records())
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(deflate_gzip(plain.read_bytes()))
+    records = read(whole)
+    assert DAMAGED in [r.skipped for r in records]
+    assert "recompress" in caplog.text
+
+
+def test_find_archives_takes_files_folders_and_globs(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    a = write_warc(tmp_path / "a.warc.gz", [])
+    b = write_arc(tmp_path / "sub" / "b.arc", [])
+    (tmp_path / "notes.txt").write_text("x")
+    found, missing = find_archives([str(tmp_path), str(tmp_path / "*.warc.gz"),
+                                    str(tmp_path / "sub" / ".." / "a.warc.gz"), "nowhere/*.warc"])
+    assert found == [a, b]
+    assert missing == ["nowhere/*.warc"]
+
+
+def test_a_false_gzip_header_inside_damage_counts_once(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "f.warc.gz", html_records())
+    good = read(path)
+    second = [r for r in good if r.page][1]
+    data = bytearray(path.read_bytes())
+    start = second.page.offset + 20
+    data[start:start + 64] = b"\x00" * 64
+    # bytes that look like the start of a gzip member, then garbage
+    data[start + 64:start + 80] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 6
+    path.write_bytes(bytes(data))
+    records = read(path)
+    assert [r.skipped for r in records].count(DAMAGED) == 1
+    assert [p.url for p in pages(records)] == [p.url for p in pages(good)][:1] + [
+        p.url for p in pages(good)][2:]

@@ -1,0 +1,75 @@
+"""``corpusbot eval`` through ``corpusbot.cli.main`` on the miniature gold folders."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+
+import pytest
+
+from corpusbot.cli import main
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from tests.conftest import FIXTURES_DIR
+
+GOLD = FIXTURES_DIR / "gold"
+
+
+def last_json_line(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_help_describes_the_command(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "gold folder" in out and "--worst" in out and "--json" in out
+
+
+def test_not_a_gold_folder_exits_1_with_a_clear_message(tmp_path, caplog):
+    with caplog.at_level(logging.ERROR):
+        assert main(["eval", str(tmp_path)]) == EXIT_FAILED
+    assert "is not a gold folder" in caplog.text
+    assert "ground-truth.json or snippets.json" in caplog.text
+
+
+def test_unknown_mode_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", str(GOLD / "scrapinghub"), "--mode", "magic"])
+    assert exit_info.value.code == EXIT_USAGE
+
+
+@pytest.mark.parametrize("name", ["scrapinghub", "multilingual-dev"])
+def test_json_summary_on_the_last_line(name, capsys):
+    assert main(["eval", str(GOLD / name), "--json"]) == EXIT_OK
+    summary = last_json_line(capsys.readouterr().out)
+    assert {"precision", "recall", "f1", "pages_per_s", "pages", "mode", "set"} <= set(summary)
+    assert (summary["set"], summary["pages"], summary["mode"]) == (name, 3, "default")
+    assert 0.0 <= summary["f1"] <= 1.0
+    assert "worst" not in summary
+
+
+def test_json_worst_pages(capsys):
+    main(["eval", str(GOLD / "multilingual-dev"), "--json", "--worst", "2", "--mode", "justext"])
+    summary = last_json_line(capsys.readouterr().out)
+    assert summary["mode"] == "justext"
+    assert len(summary["worst"]) == 2
+    assert {"key", "f1", "missed", "leaked"} <= set(summary["worst"][0])
+
+
+def test_human_table(capsys):
+    assert main(["eval", str(GOLD / "scrapinghub"), "--worst", "1"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "F1" in out and "pages/s" in out and "scrapinghub" in out
+    assert "1 worst pages" in out
+
+
+def test_unloadable_page_exits_2(tmp_path, capsys, caplog):
+    folder = shutil.copytree(GOLD / "multilingual-dev", tmp_path / "ml")
+    (folder / "html" / "pociag.html.gz").write_bytes(b"\x1f\x8b not really gzip")
+    with caplog.at_level(logging.ERROR):
+        assert main(["eval", str(folder), "--json"]) == EXIT_PARTIAL
+    summary = last_json_line(capsys.readouterr().out)
+    assert (summary["pages"], summary["load_errors"]) == (2, 1)
+    assert "https://gazeta.example/kraj/pociag" in caplog.text

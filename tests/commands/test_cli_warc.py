@@ -1,0 +1,179 @@
+"""``corpusbot warc``: real archives in, a corpus out; exit codes, resume, Ctrl-C, kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from corpusbot.cli import main
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from tests.conftest import REPO
+from tests.corpus_support import Rec, html_records, page, read_shards, write_arc, write_warc
+
+ROOT = REPO
+
+
+@pytest.fixture
+def archives(tmp_path: Path) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write_warc(folder / "a.warc.gz", html_records("https://a.example/"))
+    # The same pages again, under other URLs: exact copies to drop.
+    write_arc(folder / "b.arc.gz", html_records("http://b.example/"))
+    return folder
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text())
+
+
+def test_a_run_builds_the_corpus_and_prints_a_summary(archives: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "out"
+    assert main(["warc", str(archives), "-o", str(out), "-j", "1"]) == EXIT_OK
+    state = manifest(out)
+    assert state["documents"] == 5 and state["rejections"] == {"dedup/exact": 5}
+    assert {lang: v["documents"] for lang, v in state["languages"].items()} == {
+        "de": 2, "en": 2, "fr": 1}
+    assert all(r["url"].startswith("https://a.example/") for r in read_shards(out))
+    printed = capsys.readouterr().out
+    assert "documents kept" in printed and "dedup/exact" in printed
+
+
+def test_the_bundled_sample(tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    assert main(["warc", str(ROOT / "sample" / "sample.warc.gz"), "-o", str(out), "-q"]) == 0
+    state = manifest(out)
+    assert state["documents"] == 35
+    assert state["rejections"] == {"dedup/exact": 4, "dedup/near": 4}
+    assert {"en", "de", "fr", "es", "pl"} <= set(state["languages"])
+
+
+def test_a_second_run_adds_nothing(archives: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["warc", str(archives), "-o", str(out), "-q"]) == EXIT_OK
+    before = read_shards(out)
+    assert main(["warc", str(archives), "-o", str(out), "-q"]) == EXIT_OK
+    assert read_shards(out) == before
+    assert manifest(out)["archive"]["files/already-done"] == 2
+
+
+def test_workers_do_not_change_the_corpus(archives: Path, tmp_path: Path) -> None:
+    assert main(["warc", str(archives), "-o", str(tmp_path / "one"), "-j", "1", "-q"]) == EXIT_OK
+    assert main(["warc", str(archives), "-o", str(tmp_path / "two"), "-j", "2", "-q"]) == EXIT_OK
+    assert read_shards(tmp_path / "one") == read_shards(tmp_path / "two")
+
+
+def test_allowed_languages(archives: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["warc", str(archives / "a.warc.gz"), "-o", str(out), "--lang", "de", "-q"]) == 0
+    assert {r["lang"] for r in read_shards(out)} == {"de"}
+    assert manifest(out)["rejections"]["filter/language"] == 3
+
+
+def test_paragraph_dedup_and_zstd_from_the_command_line(archives: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["warc", str(archives), "-o", str(out), "-q", "--compression", "zstd",
+                 "--dedup-levels", "url,exact,near,paragraph"]) == EXIT_OK
+    assert len(read_shards(out)) == 5
+    assert all(p.name.endswith(".jsonl.zst") for p in out.glob("*/*"))
+    options = manifest(out)["options"]
+    assert options["processor"]["dedup"]["levels"] == ["exact", "near", "paragraph", "url"]
+
+
+def test_a_refused_option_fails(archives: Path, tmp_path: Path) -> None:
+    assert main(["warc", str(archives), "-o", str(tmp_path / "o"), "-q",
+                 "--dedup-levels", "fuzzy"]) == EXIT_FAILED
+
+
+def test_damaged_records_make_a_partial_run(tmp_path: Path) -> None:
+    path = write_warc(tmp_path / "d.warc.gz", html_records())
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 100] = bytes(100)
+    path.write_bytes(bytes(data))
+    out = tmp_path / "out"
+    assert main(["warc", str(path), "-o", str(out), "-q"]) == EXIT_PARTIAL
+    assert manifest(out)["archive"]["damaged"] == 1
+    assert 3 <= manifest(out)["documents"] <= 4
+
+
+def test_inputs_that_are_not_there_fail(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["warc", str(empty), str(tmp_path / "*.warc"), "-o", str(tmp_path / "o")]) == (
+        EXIT_FAILED)
+
+
+def test_some_inputs_missing_is_partial(archives: Path, tmp_path: Path) -> None:
+    assert main(["warc", str(archives), str(tmp_path / "gone.warc"), "-q",
+                 "-o", str(tmp_path / "o")]) == EXIT_PARTIAL
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["warc", "x.warc", "-o", str(tmp_path), "--shard-size", "lots"])
+    assert exit_info.value.code == EXIT_USAGE
+
+
+def test_quiet_prints_nothing(archives: Path, tmp_path: Path,
+                              capsys: pytest.CaptureFixture) -> None:
+    assert main(["warc", str(archives), "-o", str(tmp_path / "o"), "-q"]) == EXIT_OK
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def many_pages(path: Path, count: int) -> Path:
+    """``count`` distinct articles made of words from a real page."""
+    words = page("en-supermarket").decode().split()
+    vocabulary = [w for w in words if w.isalpha() and w.islower()]
+    rng = random.Random(3)
+    records = []
+    for i in range(count):
+        paragraphs = "".join(
+            "<p>" + " ".join(rng.choice(vocabulary) for _ in range(40)) + ".</p>"
+            for _ in range(4))
+        html = (f"<html><head><title>Article {i}</title></head>"
+                f"<body><article>{paragraphs}</article></body></html>")
+        records.append(Rec(f"https://many.example/{i}", html.encode()))
+    return write_warc(path, records)
+
+
+def _start(archive: Path, out: Path) -> subprocess.Popen:
+    command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o", str(out),
+               "-j", "1", "--commit-every", "10", "-q"]
+    return subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_first_commit(out: Path, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while not (out / "manifest.json").exists() and process.poll() is None:
+        assert time.monotonic() < deadline, "no commit within a minute"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_a_stopped_run_resumes_with_nothing_lost_or_doubled(tmp_path: Path, how: int) -> None:
+    archive = many_pages(tmp_path / "many.warc.gz", 300)
+    out = tmp_path / "out"
+    process = _start(archive, out)
+    _wait_for_first_commit(out, process)
+    os.kill(process.pid, how)
+    _, errors = process.communicate(timeout=60)
+    if how == signal.SIGINT:
+        assert process.returncode == EXIT_PARTIAL, errors
+        assert "run the same command again" in errors
+    else:
+        assert process.returncode == -signal.SIGKILL
+    stopped_at = manifest(out)["documents"]
+    assert 0 < stopped_at < 300
+    assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
+    urls = [r["url"] for r in read_shards(out)]
+    assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))

@@ -1,0 +1,39 @@
+"""The page head is read for titles and language hints before it is cut."""
+
+from __future__ import annotations
+
+import corpusbot
+from corpusbot.html import dom
+from corpusbot.language import identify as language
+
+
+def head_of(html: str) -> dom.Head:
+    return dom.read_head(dom.parse_html(html))
+
+
+def test_titles_and_html_lang() -> None:
+    head = head_of(
+        '<html lang="de-AT"><head><title> Seite | Zeitung </title>'
+        '<meta name="twitter:title" content="Die Seite"></head><body></body></html>')
+    assert (head.title, head.og_title, head.lang) == ("Seite | Zeitung", "Die Seite", "de-AT")
+
+
+def test_the_first_meta_naming_a_language_is_a_hint() -> None:
+    head = head_of(
+        '<html><head><meta property="og:title">'
+        '<meta http-equiv="Content-Language" content="pt_BR">'
+        '<meta property="og:locale" content="en_US"></head><body></body></html>')
+    assert (head.og_title, head.lang, head.meta_lang) == (None, None, "pt_BR")
+
+
+def test_a_meta_hint_confirmed_by_stop_words_skips_langdetect() -> None:
+    paragraph = (
+        "<p>Die Stadt hat am Montag beschlossen, dass die neue Brücke über den Fluss "
+        "im nächsten Jahr gebaut wird, und der Bürgermeister sagte, dass es für "
+        "die Menschen in der Region eine gute Nachricht ist, auf die sie lange gewartet haben.</p>"
+    )
+    html = ('<html><head><meta property="og:locale" content="de_DE"></head><body>'
+            + paragraph * 3 + "</body></html>")
+    found = corpusbot.extract(html)
+    assert (found.language, found.language_probability) == (
+        "de", language.CONFIRMED_HINT_PROBABILITY)

@@ -1,0 +1,165 @@
+"""The item pipelines on their own: a real worker pool, a real corpus, items made by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import Future
+
+import pytest
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from corpusbot.crawl.addon import Addon
+from corpusbot.crawl.items import PageItem, page_from_item
+from corpusbot.crawl.signals import corpus_committed
+from corpusbot.document import Document, Rejection
+from corpusbot.page import Page
+from corpusbot.pipelines.corpus import CorpusPipeline
+from corpusbot.pipelines.process import ProcessPipeline, _deliver, _Waiting
+from corpusbot.pool import WORKER_CRASH, InlinePool
+from corpusbot.processor import Processor, ProcessorOptions
+from tests.conftest import FIXTURES_DIR
+from tests.test_pool import Deadly
+
+FIXTURES = FIXTURES_DIR / "site" / "articles"
+URL = "https://news.example/2024/05/river-port-reopens-after-dredging.html"
+
+
+def _article() -> bytes:
+    return (FIXTURES / "river-port-reopens-after-dredging.html").read_bytes()
+
+
+def _crawler(tmp_path, **settings):
+    return get_crawler(settings_dict={"ADDONS": {Addon: 0}, "CORPUSBOT_OUTPUT_DIR": str(tmp_path),
+                                      "CORPUSBOT_PROCESS_WORKERS": 1,
+                                      "CORPUSBOT_CONTACT": "tests@corpusbot.invalid", **settings})
+
+
+def test_the_worker_adds_declared_metadata_to_kept_documents():
+    page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
+    document = InlinePool(Processor()).submit([page]).result()[0]
+    assert isinstance(document, Document)
+    assert document.meta["published"] == "2024-05-02T08:15:00Z"
+    assert document.meta["authors"] == ["Mara Lindqvist"]
+    assert document.meta["site_name"] == "The Valley Courier"
+
+
+def test_metadata_is_off_only_when_asked_and_never_costs_the_text():
+    page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
+    assert Processor(ProcessorOptions(metadata=False)).process(page).meta is None
+    undated = Page(url="https://news.example/about",
+                   body=b"<html><body><p>" + b"Words of a page with no date at all. " * 20
+                   + b"</p></body></html>")
+    document = Processor().process(undated)
+    assert isinstance(document, Document) and not (document.meta or {}).get("published")
+
+
+def test_page_items_dicts_and_other_items():
+    item = PageItem(url=URL, body=b"<p>x</p>", warc_file="a.warc.gz", warc_offset=7,
+                    warc_record_id="<urn:uuid:1>", fetched_at="2024-06-01T00:00:00Z")
+    page = page_from_item(item)
+    assert (page.source, page.offset, page.record_id) == ("a.warc.gz", 7, "<urn:uuid:1>")
+    assert page_from_item({"url": URL, "html": "<p>é</p>"}).body == "<p>é</p>".encode()
+    with pytest.raises(KeyError, match="url"):
+        page_from_item({"title": "not a page"})
+    assert "bytes" in repr(item) and "<p>" not in repr(item)
+
+
+def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
+    crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=1)
+    commits = []
+    crawler.signals.connect(lambda: commits.append(1), signal=corpus_committed, weak=False)
+    process = build_from_crawler(ProcessPipeline, crawler)
+    corpus = build_from_crawler(CorpusPipeline, crawler)
+
+    async def run():
+        outcomes = []
+        for item in (PageItem(url=URL, body=_article()), PageItem(url=URL, body=_article()),
+                     PageItem(url="https://news.example/short.html", body=b"<p>Too short.</p>"),
+                     {"title": "not a page"}):
+            processed = await process.process_item(item)
+            try:
+                outcomes.append(await corpus.process_item(processed))
+            except DropItem as drop:
+                outcomes.append(str(drop).split(":")[0])
+        return outcomes
+
+    process.open_spider()
+    try:
+        kept, duplicate, short, other = asyncio.run(run())
+    finally:
+        process.close_spider()
+        corpus.close_spider()
+    assert isinstance(kept, PageItem) and isinstance(kept.result, Document)
+    assert duplicate == "dedup/url"
+    assert short.startswith(("extract/", "filter/"))
+    assert other == {"title": "not a page"}
+    stats = crawler.stats.get_stats()
+    assert stats["corpusbot/kept"] == 1 and stats["process/pages"] == 3
+    assert stats["corpusbot/rejected/dedup/url"] == 1
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["documents"] == 1 and manifest["options"]["source"] == "crawl"
+    assert len(commits) >= 3
+
+
+@pytest.mark.parametrize(("cls", "flag"), [(ProcessPipeline, "CORPUSBOT_PROCESS_ENABLED"),
+                                           (CorpusPipeline, "CORPUSBOT_CORPUS_ENABLED")])
+def test_off_means_not_configured(tmp_path, cls, flag):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(cls, _crawler(tmp_path, **{flag: False}))
+
+
+def _pages(names: list[str]) -> list[PageItem]:
+    body = _article()
+    # The same article under other URLs: each gives a document of its own URL.
+    return [PageItem(url=f"https://news.example/{name}.html", body=body) for name in names]
+
+
+def test_pages_that_wait_together_leave_in_one_task_and_keep_their_results(tmp_path):
+    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
+    items = _pages([f"copy-{n}" for n in range(24)])
+
+    async def run():
+        return await asyncio.gather(*(process.process_item(item) for item in items))
+
+    process.open_spider()
+    try:
+        done = asyncio.run(run())
+    finally:
+        process.close_spider()
+    assert [item.result.url for item in done] == [item.url for item in items]
+    assert all(isinstance(item.result, Document) for item in done)
+    stats = process.stats.get_stats()
+    assert stats["process/pages"] == 24
+    assert stats["process/tasks"] < 24  # one worker, two tasks in flight: the rest waited
+
+
+def test_a_dead_worker_costs_only_its_page_and_the_pool_starts_again(tmp_path):
+    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
+    process.processor = Deadly(process.processor.options)
+    before, deadly, after = _pages(["a", "b", "c"]), _pages(["kill"]), _pages(["d"])
+
+    async def run():
+        first = await asyncio.gather(*(process.process_item(item) for item in before + deadly))
+        return first, await process.process_item(after[0])
+
+    process.open_spider()
+    try:
+        first, last = asyncio.run(run())
+    finally:
+        process.close_spider()
+    killed = first[-1].result
+    assert isinstance(killed, Rejection) and killed.reason == WORKER_CRASH
+    # the pages that shared a task with it are retried alone, and come through
+    assert all(isinstance(item.result, Document) for item in first[:-1])
+    assert isinstance(last.result, Document)  # a fresh pool took the next page
+
+
+def test_tasks_the_pool_cancels_at_shutdown_cancel_their_pages():
+    task = Future()
+    task.cancel()
+    batch = [_Waiting(page_from_item(item)) for item in _pages(["a", "b"])]
+    _deliver(task, batch)
+    assert all(waiting.result.cancelled() for waiting in batch)
