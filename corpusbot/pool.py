@@ -15,7 +15,7 @@ in the parent kills the worker that has held one page for ``timeout`` plus
 One crash policy: a worker that dies (a crash in native code, or killed by
 the watchdog) breaks the process pool. The pool starts again and the pages
 of the lost tasks are retried one at a time, so that only a page that kills
-a worker again is rejected, as ``crash/worker``; the other pages of its
+a worker again is rejected, as ``process/crash/worker``; the other pages of its
 task come through. ``InlinePool`` runs tasks in the calling process, for
 one-job runs and tests, with the signal limit only.
 """

@@ -24,7 +24,9 @@ from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.paragraph import paragraph_hash
 from corpusbot.document import Document, Rejection, reject
 from corpusbot.extraction.core import extract
+from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 from corpusbot.html.metadata import extract_metadata
+from corpusbot.language.identify import known_languages
 from corpusbot.page import Page
 from corpusbot.text import hash64, normalise, tokens
 
@@ -32,14 +34,14 @@ logger = logging.getLogger(__name__)
 
 UNKNOWN_LANGUAGE = "und"
 """ISO 639-2 "undetermined": the language of a text the detector could not place."""
-CRASH = "crash"
+CRASH = "process/crash"
 
 
 @dataclass(slots=True, frozen=True)
 class ProcessorOptions:
     """Everything that decides what the Processor keeps: one route for configuration."""
 
-    mode: str = "default"
+    mode: str = MODE_DEFAULT
     languages: frozenset[str] = frozenset()
     min_words: int = filters.MIN_WORDS_DEFAULT
     max_nonletter_ratio: float = filters.MAX_NONLETTER_RATIO_DEFAULT
@@ -47,6 +49,19 @@ class ProcessorOptions:
     metadata: bool = True
     """Read the page's declared metadata (``corpusbot.html.metadata``) into ``Document.meta``,
     from the extraction's own parse."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown extraction mode {self.mode!r}; known: {', '.join(MODES)}")
+        unknown = sorted(set(self.languages) - known_languages())
+        if unknown:
+            raise ValueError(f"unknown language code(s) {', '.join(unknown)}: give ISO 639-1 "
+                             "codes such as en, de, zh")
+        if self.min_words < 0:
+            raise ValueError(f"min_words must be 0 or more, got {self.min_words}")
+        if not 0.0 <= self.max_nonletter_ratio <= 1.0:
+            raise ValueError("max_nonletter_ratio must be in [0, 1], "
+                             f"got {self.max_nonletter_ratio}")
 
 
 class Processor:

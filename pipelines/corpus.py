@@ -24,7 +24,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.signals import corpus_committed
 from corpusbot.document import Document, Rejection
 from corpusbot.processor import ProcessorOptions
@@ -48,7 +48,7 @@ class CorpusPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = with_defaults(crawler.settings)
+        settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
         pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")),

@@ -10,21 +10,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scrapy.settings import BaseSettings
-
 from corpusbot.corpus.sink import CorpusOptions
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
 
-def dedup_options(settings: BaseSettings) -> DedupOptions:
+def dedup_options(settings: CorpusbotSettings) -> DedupOptions:
     return DedupOptions(
         levels=frozenset(settings.getlist("CORPUSBOT_DEDUP_LEVELS")),
         threshold=settings.getfloat("CORPUSBOT_DEDUP_NEAR_THRESHOLD"),
     )
 
 
-def processor_options(settings: BaseSettings) -> ProcessorOptions:
+def processor_options(settings: CorpusbotSettings) -> ProcessorOptions:
     return ProcessorOptions(
         mode=settings.get("CORPUSBOT_PROCESS_MODE"),
         languages=frozenset(settings.getlist("CORPUSBOT_PROCESS_LANGUAGES")),
@@ -35,7 +34,7 @@ def processor_options(settings: BaseSettings) -> ProcessorOptions:
     )
 
 
-def corpus_options(settings: BaseSettings) -> CorpusOptions:
+def corpus_options(settings: CorpusbotSettings) -> CorpusOptions:
     dedup_path = settings.get("CORPUSBOT_DEDUP_PATH")
     return CorpusOptions(
         compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
@@ -45,7 +44,19 @@ def corpus_options(settings: BaseSettings) -> CorpusOptions:
     )
 
 
-def worker_count(settings: BaseSettings) -> int:
+def worker_count(settings: CorpusbotSettings) -> int:
     """``CORPUSBOT_PROCESS_WORKERS``, where 0 means every core but one (at least one)."""
     workers = settings.getint("CORPUSBOT_PROCESS_WORKERS")
     return workers if workers > 0 else max(1, (os.cpu_count() or 1) - 1)
+
+
+def check_settings(settings: CorpusbotSettings) -> None:
+    """Raise ValueError naming the first ``CORPUSBOT_*`` setting group that is invalid,
+    so that a bad setting stops a crawl before it starts, in one line."""
+    for prefix, build in (("CORPUSBOT_PROCESS_", processor_options),
+                          ("CORPUSBOT_CORPUS_ / CORPUSBOT_DEDUP_", corpus_options),
+                          ("CORPUSBOT_PROCESS_WORKERS", worker_count)):
+        try:
+            build(settings)
+        except ValueError as error:
+            raise ValueError(f"invalid {prefix} setting: {error}") from None

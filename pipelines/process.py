@@ -32,7 +32,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.items import page_from_item
 from corpusbot.crawl.offload import await_future
 from corpusbot.page import Page
@@ -86,7 +86,7 @@ class ProcessPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = with_defaults(crawler.settings)
+        settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_PROCESS_ENABLED"):
             raise NotConfigured("CORPUSBOT_PROCESS_ENABLED is off")
         return cls(crawler, Processor(processor_options(settings)), worker_count(settings),
@@ -103,7 +103,7 @@ class ProcessPipeline:
         except KeyError:
             return item
         ItemAdapter(item)["result"] = await self._process(page)
-        self.stats.inc_value("process/pages")
+        self.stats.inc_value("corpusbot/process/pages")
         return item
 
     def close_spider(self) -> None:
@@ -126,6 +126,6 @@ class ProcessPipeline:
         while self._queue and len(self._in_flight) < BATCHES_PER_WORKER * self.workers:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
             task = self.pool.submit([waiting.page for waiting in batch])
-            self.stats.inc_value("process/tasks")
+            self.stats.inc_value("corpusbot/process/tasks")
             task.add_done_callback(lambda done, batch=batch: _deliver(done, batch))
             self._in_flight.append(task)

@@ -26,7 +26,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
 
 from corpusbot.crawl.article import classify, url_shape
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.discovery import (
     Entry,
     feed_links,
@@ -90,7 +90,7 @@ class NewsSpider(Spider):
         documented defaults fill what is not set: the spider also works in a
         project without the add-on.
         """
-        settings = with_defaults(settings)
+        settings = CorpusbotSettings(settings)
         self.sites = load_site_config(settings.get("CORPUSBOT_SPIDER_SITES_FILE"))
         self.depth = settings.getint("CORPUSBOT_SPIDER_DEPTH")
         self.since = iso_utc(settings.get("CORPUSBOT_SPIDER_SINCE"))

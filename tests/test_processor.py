@@ -132,7 +132,7 @@ def test_no_exception_escapes(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("corpusbot.processor.extract", broken)
     result = Processor().process(make_page())
-    assert isinstance(result, Rejection) and result.reason == "crash"
+    assert isinstance(result, Rejection) and result.reason == "process/crash"
     assert result.detail == "RuntimeError: boom" and result.offset == 1234
 
 

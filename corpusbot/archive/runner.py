@@ -63,6 +63,13 @@ class RunOptions:
     timeout_seconds: float = TIMEOUT_SECONDS_DEFAULT
     reader: ReaderOptions = field(default_factory=ReaderOptions)
 
+    def __post_init__(self) -> None:
+        for name in ("jobs", "chunk_pages", "commit_pages"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)}")
+        if self.timeout_seconds <= 0 or self.commit_seconds <= 0:
+            raise ValueError("time limits must be positive")
+
 
 class Progress(Protocol):
     """What a progress display is told."""

@@ -24,6 +24,8 @@ from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.pipelines.options import check_settings
 from corpusbot.spiders.news import seed_urls
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         seed_urls(args.urls, str(args.seeds) if args.seeds else None)
         settings = crawl_settings(args)
+        check_settings(CorpusbotSettings(settings))
     except (ValueError, OSError) as error:
         log.error("%s", error)
         return EXIT_USAGE
@@ -151,9 +154,9 @@ def summary(stats: dict[str, Any], output: Path) -> str:
         f"articles kept      {stats.get('corpusbot/kept', 0)}",
         f"rejected           {sum(rejected.values())}"
         + (f" ({', '.join(f'{k} {v}' for k, v in sorted(rejected.items()))})" if rejected else ""),
-        f"skipped, unchanged {stats.get('incremental/skipped', 0)}",
-        f"archived           {stats.get('warc/records', 0)} records, "
-        f"{stats.get('warc/bytes', 0) / 1e6:.1f} MB in {output / 'archive'}",
+        f"skipped, unchanged {stats.get('corpusbot/incremental/skipped', 0)}",
+        f"archived           {stats.get('corpusbot/warc/records', 0)} records, "
+        f"{stats.get('corpusbot/warc/bytes', 0) / 1e6:.1f} MB in {output / 'archive'}",
         f"finished           {stats.get('finish_reason', '?')} after "
         f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
     ]

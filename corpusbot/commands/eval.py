@@ -28,17 +28,18 @@ from corpusbot.extraction.evaluate import (
     load_gold,
     score,
 )
+from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 
 log = logging.getLogger(__name__)
 
-MODES = ("default", "justext", "boilerpipe", "precise")
 SNIPPET_WIDTH = 70
 """Characters of a missed or leaked snippet shown by ``--worst``."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", metavar="DIR", help="gold folder (scrapinghub or multilingual-dev)")
-    parser.add_argument("--mode", choices=MODES, default="default", help="extraction mode")
+    parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT,
+                        help="extraction mode")
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object (on the last line)"
     )

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
 from corpusbot.extraction.core import extract
-from corpusbot.extraction.modes import MODES
+from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 
 log = logging.getLogger(__name__)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="HTML file, or - for standard input")
-    parser.add_argument("--mode", choices=list(MODES), default="default", help="extraction mode")
+    parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT, help="extraction mode")
     parser.add_argument("--lang", help="the page's language (ISO 639-1); skips identification")
     parser.add_argument("--url", help="the page's URL, if known")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

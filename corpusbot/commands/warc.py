@@ -19,9 +19,16 @@ from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
 from corpusbot.archive.reader import ReaderOptions, find_archives
-from corpusbot.archive.runner import Runner, RunOptions, RunReport, interrupt_stops
-from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
-from corpusbot.corpus.shards import COMPRESSIONS
+from corpusbot.archive.runner import (
+    COMMIT_PAGES_DEFAULT,
+    COMMIT_SECONDS_DEFAULT,
+    Runner,
+    RunOptions,
+    RunReport,
+    interrupt_stops,
+)
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
     CorpusBusyError,
@@ -30,8 +37,9 @@ from corpusbot.corpus.sink import (
     recorded_options,
 )
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.options import LEVELS, DedupOptions
-from corpusbot.extraction.modes import MODES
+from corpusbot.dedup.near import THRESHOLD_DEFAULT
+from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT, DedupOptions
+from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
 from corpusbot.processor import Processor, ProcessorOptions
 
@@ -45,23 +53,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, type=Path, help="corpus folder")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
-    parser.add_argument("--mode", choices=list(MODES), default="default", help="extraction mode")
+    parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT,
+                        help="extraction mode")
     parser.add_argument("--lang", action="append", default=[],
                         help="allowed languages, comma-separated (default: all)")
     parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT)
     parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT)
-    parser.add_argument("--status", default="200", help="HTTP statuses to keep (default: 200)")
+    parser.add_argument("--status", type=parse_statuses, default=frozenset({200}),
+                        help="HTTP statuses to keep, comma-separated (default: 200)")
     parser.add_argument("--dedup", type=Path, help="dedup index (default: OUT/dedup.sqlite)")
-    parser.add_argument("--dedup-levels", default="url,exact,near",
-                        help=f"comma-separated, of {','.join(LEVELS)} (default: url,exact,near)")
-    parser.add_argument("--near-threshold", type=float, default=0.8,
-                        help="Jaccard similarity of a near duplicate (default: 0.8)")
-    parser.add_argument("--compression", choices=list(COMPRESSIONS), default="gzip")
-    parser.add_argument("--shard-size", type=parse_size, default="256M",
-                        help="JSONL bytes per shard before rotation (default: 256M)")
-    parser.add_argument("--commit-every", type=int, default=2000, metavar="PAGES",
-                        help="commit after this many pages, or 30 s (default: 2000)")
+    levels = ",".join(level for level in LEVELS if level in LEVELS_DEFAULT)
+    parser.add_argument("--dedup-levels", default=levels,
+                        help=f"comma-separated, of {','.join(LEVELS)} (default: {levels})")
+    parser.add_argument("--near-threshold", type=float, default=THRESHOLD_DEFAULT,
+                        help="Jaccard similarity of a near duplicate "
+                        f"(default: {THRESHOLD_DEFAULT})")
+    parser.add_argument("--compression", choices=list(COMPRESSIONS),
+                        default=COMPRESSION_DEFAULT)
+    parser.add_argument("--shard-size", type=parse_size, default=SHARD_BYTES_DEFAULT,
+                        help=f"JSONL bytes per shard before rotation "
+                        f"(default: {SHARD_BYTES_DEFAULT >> 20}M)")
+    parser.add_argument("--commit-every", type=int, default=COMMIT_PAGES_DEFAULT, metavar="PAGES",
+                        help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
+                        f"(default: {COMMIT_PAGES_DEFAULT})")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+
+
+def parse_statuses(text: str) -> frozenset[int]:
+    """HTTP status codes from ``200,203``."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts or not all(part.isdigit() and 100 <= int(part) <= 599 for part in parts):
+        raise argparse.ArgumentTypeError(f"not HTTP status codes: {text!r} (try 200,203)")
+    return frozenset(int(part) for part in parts)
 
 
 def parse_size(text: str) -> int:
@@ -86,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         processor_options, corpus_options, run_options = _options(args)
     except ValueError as error:
         log.error("%s", error)
-        return EXIT_FAILED
+        return EXIT_USAGE
     started = time.monotonic()
     try:
         report = _build(args, paths, processor_options, corpus_options, run_options)
@@ -102,13 +125,12 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     levels = frozenset(x.strip() for x in args.dedup_levels.split(",") if x.strip())
     dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
     languages = frozenset(x.strip() for v in args.lang for x in v.split(",") if x.strip())
-    statuses = frozenset(int(x) for x in args.status.split(",") if x.strip())
     processor = ProcessorOptions(mode=args.mode, languages=languages, min_words=args.min_words,
                                  max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup)
     corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
                            dedup=dedup, dedup_path=args.dedup)
-    run = RunOptions(jobs=max(1, args.jobs), commit_pages=args.commit_every,
-                     reader=ReaderOptions(statuses=statuses))
+    run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,
+                     reader=ReaderOptions(statuses=args.status))
     return processor, corpus, run
 
 

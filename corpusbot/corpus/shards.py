@@ -28,6 +28,7 @@ logger = logging.getLogger(__name__)
 SHARD_BYTES_DEFAULT = 256 * 1024 * 1024
 """JSONL bytes per shard before rotation (gzip makes that about a third on disk)."""
 COMPRESSIONS = {"gzip": ".jsonl.gz", "zstd": ".jsonl.zst", "none": ".jsonl"}
+COMPRESSION_DEFAULT = "gzip"
 PART_SUFFIX = ".part"
 GZIP_LEVEL = 6
 ZSTD_LEVEL = 3
@@ -88,7 +89,7 @@ class _OpenShard:
 class ShardWriter:
     """Writes JSONL lines into per-language shards; see the module docstring."""
 
-    def __init__(self, out_dir: Path, compression: str = "gzip",
+    def __init__(self, out_dir: Path, compression: str = COMPRESSION_DEFAULT,
                  shard_bytes: int = SHARD_BYTES_DEFAULT) -> None:
         if compression not in COMPRESSIONS:
             raise ValueError(f"unknown compression {compression!r}; choose {sorted(COMPRESSIONS)}")

@@ -40,7 +40,12 @@ from typing import Any
 from corpusbot import __version__
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
 from corpusbot.corpus.locks import try_lock
-from corpusbot.corpus.shards import SHARD_BYTES_DEFAULT, ShardWriter
+from corpusbot.corpus.shards import (
+    COMPRESSION_DEFAULT,
+    COMPRESSIONS,
+    SHARD_BYTES_DEFAULT,
+    ShardWriter,
+)
 from corpusbot.dedup.deduplicator import URL, Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
 from corpusbot.dedup.options import DedupOptions
@@ -68,10 +73,17 @@ class CorpusMismatchError(ValueError):
 class CorpusOptions:
     """How the corpus is stored and deduplicated."""
 
-    compression: str = "gzip"
+    compression: str = COMPRESSION_DEFAULT
     shard_bytes: int = SHARD_BYTES_DEFAULT
     dedup: DedupOptions = field(default_factory=DedupOptions)
     dedup_path: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.compression not in COMPRESSIONS:
+            raise ValueError(f"unknown compression {self.compression!r}; "
+                             f"known: {', '.join(COMPRESSIONS)}")
+        if self.shard_bytes <= 0:
+            raise ValueError(f"shard size must be positive, got {self.shard_bytes}")
 
 
 class Corpus:

@@ -14,8 +14,10 @@ from typing import Any
 
 from scrapy.settings import BaseSettings
 
-from corpusbot.corpus.shards import SHARD_BYTES_DEFAULT
+from corpusbot.corpus.shards import COMPRESSION_DEFAULT, SHARD_BYTES_DEFAULT
 from corpusbot.dedup.near import THRESHOLD_DEFAULT
+from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT
+from corpusbot.extraction.modes import MODE_DEFAULT
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT
 
@@ -76,7 +78,7 @@ CORPUSBOT_PROCESS_TIMEOUT_SECONDS = TIMEOUT_SECONDS_DEFAULT
 """Time limit per page in a worker; a page still running then is rejected as
 ``process/timeout``. Default: 60 s (as ``corpusbot warc``)."""
 
-CORPUSBOT_PROCESS_MODE = "default"
+CORPUSBOT_PROCESS_MODE = MODE_DEFAULT
 """Extraction mode (``corpusbot extract --help`` lists them). Default: default."""
 
 CORPUSBOT_PROCESS_LANGUAGES: list[str] = []
@@ -93,7 +95,7 @@ CORPUSBOT_PROCESS_METADATA = True
 authors, site name) into the record's ``meta``, as ``corpusbot warc`` does.
 Default: on."""
 
-CORPUSBOT_DEDUP_LEVELS = ["url", "exact", "near"]
+CORPUSBOT_DEDUP_LEVELS = [level for level in LEVELS if level in LEVELS_DEFAULT]
 """Dedup levels, of url, exact, near, paragraph. Default: url, exact, near."""
 
 CORPUSBOT_DEDUP_NEAR_THRESHOLD = THRESHOLD_DEFAULT
@@ -108,7 +110,7 @@ CORPUSBOT_DEDUP_PATH = ""
 CORPUSBOT_CORPUS_ENABLED = True
 """Write kept documents to the corpus under ``CORPUSBOT_OUTPUT_DIR``. Default: on."""
 
-CORPUSBOT_CORPUS_COMPRESSION = "gzip"
+CORPUSBOT_CORPUS_COMPRESSION = COMPRESSION_DEFAULT
 """Shard compression: gzip, zstd or none. Default: gzip."""
 
 CORPUSBOT_CORPUS_SHARD_BYTES = SHARD_BYTES_DEFAULT
@@ -197,18 +199,42 @@ def user_agent(version: str, contact: str) -> str:
     return f"corpusbot/{version} (text corpus crawler{reach})"
 
 
-def with_defaults(settings: BaseSettings) -> BaseSettings:
-    """``settings`` with every ``CORPUSBOT_*`` default it lacks (at the ``default`` priority).
+class CorpusbotSettings:
+    """A crawler's settings, read with this module's default for every ``CORPUSBOT_*``
+    setting the project leaves unset.
 
-    The add-on sets them all; a component enabled without the add-on (in
-    ``ITEM_PIPELINES`` and friends) reads them through here instead.
+    The add-on applies the defaults itself; a component enabled without it
+    (in ``ITEM_PIPELINES`` and friends) reads through this view, so the
+    default of each setting is written once, here, and nothing is copied.
     """
-    merged = BaseSettings()
-    merged.update(settings)  # a copy, with each setting's priority, and unfrozen
-    for name, value in defaults().items():
-        if merged.getpriority(name) is None:
-            merged.set(name, value, priority="default")
-    return merged
+
+    __slots__ = ("settings",)
+
+    def __init__(self, settings: BaseSettings) -> None:
+        self.settings = settings
+
+    def get(self, name: str) -> Any:
+        return self.settings.get(name, _default(name))
+
+    def getbool(self, name: str) -> bool:
+        return self.settings.getbool(name, _default(name))
+
+    def getint(self, name: str) -> int:
+        return self.settings.getint(name, _default(name))
+
+    def getfloat(self, name: str) -> float:
+        return self.settings.getfloat(name, _default(name))
+
+    def getlist(self, name: str) -> list[Any]:
+        return self.settings.getlist(name, _default(name))
+
+    def getdict(self, name: str) -> dict[Any, Any]:
+        return self.settings.getdict(name, _default(name))
+
+
+def _default(name: str) -> Any:
+    value = globals().get(name) if name.startswith("CORPUSBOT_") else None
+    return copy.deepcopy(value)
 
 
 def defaults() -> dict[str, Any]:

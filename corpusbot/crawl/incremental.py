@@ -28,7 +28,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.items import MODIFIED_KEY, REVISIT_KEY
 from corpusbot.crawl.seen import CHANGED, UNCHANGED, SeenStore
 from corpusbot.crawl.signals import corpus_committed
@@ -52,7 +52,7 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = with_defaults(crawler.settings)
+        settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_INCREMENTAL_ENABLED"):
             raise NotConfigured("CORPUSBOT_INCREMENTAL_ENABLED is off")
         path = settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
@@ -69,11 +69,11 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         status = self.store.status(request.url, request.meta.get(MODIFIED_KEY))
         if status == UNCHANGED:
-            self.stats.inc_value("incremental/skipped")
+            self.stats.inc_value("corpusbot/incremental/skipped")
             return None
         if status == CHANGED:
             request.meta[REVISIT_KEY] = True
-            self.stats.inc_value("incremental/revisited")
+            self.stats.inc_value("corpusbot/incremental/revisited")
         return request
 
     def item_scraped(self, item: Any) -> None:
@@ -95,7 +95,7 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
             self.store.mark(url, fetched, adapter.get("modified"))
 
     def commit(self) -> None:
-        self.stats.inc_value("incremental/marked", self.store.commit())
+        self.stats.inc_value("corpusbot/incremental/marked", self.store.commit())
 
     def spider_closed(self, reason: str) -> None:
         self.commit()

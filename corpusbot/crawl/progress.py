@@ -23,7 +23,7 @@ from scrapy.http import Request, Response
 from scrapy.utils.asyncio import create_looping_call
 from tqdm import tqdm
 
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class CrawlProgress:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = with_defaults(crawler.settings)
+        settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_PROGRESS_ENABLED"):
             raise NotConfigured("CORPUSBOT_PROGRESS_ENABLED is off")
         progress = cls(crawler, settings.getfloat("CORPUSBOT_PROGRESS_INTERVAL_SECONDS"),

@@ -43,7 +43,7 @@ from warcio.warcwriter import WARCWriter
 
 from corpusbot import __version__
 from corpusbot.corpus.locks import try_lock
-from corpusbot.crawl.default_settings import with_defaults
+from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.offload import await_future
 
 logger = logging.getLogger(__name__)
@@ -292,7 +292,7 @@ class WarcMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        settings = with_defaults(crawler.settings)
+        settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_WARC_ENABLED"):
             raise NotConfigured("CORPUSBOT_WARC_ENABLED is off")
         directory = settings.get("CORPUSBOT_WARC_DIR") or (
@@ -313,8 +313,8 @@ class WarcMiddleware:
         capture = Capture.from_scrapy(request, response)
         location = await self._write(capture)
         request.meta[META_KEY] = location
-        self.stats.inc_value("warc/records", 2)
-        self.stats.inc_value("warc/bytes", location.length)
+        self.stats.inc_value("corpusbot/warc/records", 2)
+        self.stats.inc_value("corpusbot/warc/bytes", location.length)
         return response
 
     async def _write(self, capture: Capture) -> RecordLocation:

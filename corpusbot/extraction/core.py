@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.modes import MODES
+from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 from corpusbot.html import decode, dom, titles
 from corpusbot.html.blocks import Block, segment
 from corpusbot.language import identify as language
@@ -53,7 +53,7 @@ def extract(
     url: str | None = None,
     headers: Mapping[str, str] | None = None,
     lang: str | None = None,
-    mode: str = "default",
+    mode: str = MODE_DEFAULT,
     on_tree: Callable[[etree._Element], None] | None = None,
 ) -> Extraction:
     """Extract the main text of one page.
@@ -82,7 +82,7 @@ def extract_text(
     url: str | None = None,
     headers: Mapping[str, str] | None = None,
     lang: str | None = None,
-    mode: str = "default",
+    mode: str = MODE_DEFAULT,
 ) -> str:
     """The same call as ``extract``, returning only the text."""
     return extract(html, url=url, headers=headers, lang=lang, mode=mode).text

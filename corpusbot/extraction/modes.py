@@ -31,6 +31,8 @@ def run_default(page: PageBlocks) -> list[Block]:
     return default.select(page)
 
 
+MODE_DEFAULT = "default"
+
 MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "default": run_default,
     "justext": run_justext,

@@ -15,6 +15,7 @@ calling langdetect at all.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from langdetect.lang_detect_exception import LangDetectException
 from langdetect.language import Language
 
 from corpusbot.language import stoplists
-from corpusbot.language.ngrams import NgramDetector, NormalizeTable, Profiles
+from corpusbot.language.ngrams import PROFILES_DIRECTORY, NgramDetector, NormalizeTable, Profiles
 from corpusbot.language.tags import normalize_tag, parse_hints
 
 # Characters of the page text given to langdetect (its own limit is 10 000).
@@ -212,3 +213,12 @@ def default_identifier() -> LanguageIdentifier:
 def identify(text: str, hints: Sequence[str | None] = ()) -> LanguageGuess:
     """The language of ``text`` using the shared default identifier; see LanguageIdentifier."""
     return default_identifier().identify(text, hints)
+
+
+@functools.cache
+def known_languages() -> frozenset[str]:
+    """Every code a page's language can be given: the detector's, those of a stop-word
+    list (a declared language its stop words confirm), and ``und``. Cached: installed
+    files do not change while the process runs."""
+    detected = {normalize_tag(name) for name in os.listdir(PROFILES_DIRECTORY)}
+    return frozenset({c for c in detected if c} | stoplists.available_languages() | {"und"})

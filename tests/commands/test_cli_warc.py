@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -89,9 +90,15 @@ def test_paragraph_dedup_and_zstd_from_the_command_line(archives: Path, tmp_path
     assert options["processor"]["dedup"]["levels"] == ["exact", "near", "paragraph", "url"]
 
 
-def test_a_refused_option_fails(archives: Path, tmp_path: Path) -> None:
-    assert main(["warc", str(archives), "-o", str(tmp_path / "o"), "-q",
-                 "--dedup-levels", "fuzzy"]) == EXIT_FAILED
+@pytest.mark.parametrize("option", [["--dedup-levels", "fuzzy"], ["--near-threshold", "2"],
+                                    ["--lang", "english"], ["-j", "0"], ["--mode", "fast"],
+                                    ["--status", "abc"]])
+def test_a_refused_option_is_a_usage_error_and_writes_nothing(
+        archives: Path, tmp_path: Path, option: list[str]) -> None:
+    out = tmp_path / "o"
+    with pytest.raises(SystemExit) if option[0] in ("--mode", "--status") else nullcontext():
+        assert main(["warc", str(archives), "-o", str(out), "-q", *option]) == EXIT_USAGE
+    assert not out.exists()
 
 
 def test_damaged_records_make_a_partial_run(tmp_path: Path) -> None:

@@ -29,7 +29,8 @@ def test_documents_go_to_per_language_shards_with_a_manifest(tmp_path: Path) -> 
         fill(corpus, range(5, 8), "de")
         assert not corpus.add(Rejection(url="https://x/", reason="filter/too-short", url_key=1))
         assert corpus.add_verdict(make_doc(0, "en")) == "dedup/url"
-        assert corpus.add_verdict(Rejection(url="https://y/", reason="timeout")) == "timeout"
+        timeout = Rejection(url="https://y/", reason="process/timeout")
+        assert corpus.add_verdict(timeout) == "process/timeout"
     assert sorted(p.name for p in tmp_path.glob("*/*")) == ["de-00001.jsonl.gz",
                                                              "en-00001.jsonl.gz"]
     records = read_shards(tmp_path)
@@ -42,7 +43,7 @@ def test_documents_go_to_per_language_shards_with_a_manifest(tmp_path: Path) -> 
     assert manifest["languages"]["en"]["shards"][0] == {
         "file": "en/en-00001.jsonl.gz", "documents": 5, "complete": True,
         "bytes": (tmp_path / "en/en-00001.jsonl.gz").stat().st_size}
-    assert manifest["rejections"] == {"filter/too-short": 1, "dedup/url": 1, "timeout": 1}
+    assert manifest["rejections"] == {"filter/too-short": 1, "dedup/url": 1, "process/timeout": 1}
 
 
 def test_shards_rotate_by_size(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def test_a_rerun_fetches_only_new_and_changed_articles(tmp_path):
     # 404 (no article was stored under it, so it may have appeared since).
     assert set(fetched) == {manifest["held"], manifest["changed"], manifest["missing"]}
     stats = crawl_stats(out)
-    assert stats["incremental/skipped"] >= len(manifest["articles"]) - 2
+    assert stats["corpusbot/incremental/skipped"] >= len(manifest["articles"]) - 2
     assert stats["corpusbot/kept"] == 1
     stored = [r["url"].removeprefix(site.url) for r in corpus_records(out)]
     assert sorted(stored) == manifest["articles"]

@@ -73,7 +73,7 @@ def test_the_middleware_archives_the_response_and_its_request(tmp_path):
     assert resp.http_headers.get_header("Content-Encoding") == "gzip"
     assert [v for k, v in resp.http_headers.headers if k == "Set-Cookie"] == ["a=1", "b=2"]
     assert req.http_headers.get_header("Host") == "news.example"
-    assert crawler.stats.get_value("warc/records") == 2
+    assert crawler.stats.get_value("corpusbot/warc/records") == 2
 
 
 def test_each_record_is_its_own_gzip_member_at_the_given_offset(tmp_path):

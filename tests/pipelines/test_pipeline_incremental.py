@@ -83,7 +83,7 @@ def test_processed_items_are_marked_and_committed_after_the_corpus(tmp_path):
     assert not middleware.store.changed(URL, None)
     assert not middleware.store.changed(URL.replace("/story", "/old-story"), None)
     assert middleware.store.changed("https://news.example/error.html", None)
-    assert crawler.stats.get_value("incremental/marked") == 2
+    assert crawler.stats.get_value("corpusbot/incremental/marked") == 2
 
 
 def test_requests_for_unchanged_articles_never_reach_the_scheduler(tmp_path):
@@ -95,10 +95,10 @@ def test_requests_for_unchanged_articles_never_reach_the_scheduler(tmp_path):
               Request("https://news.example/new.html"), {"not": "a request"}]
     kept = list(middleware.process_spider_output(response, output))
     assert kept == output[1:]
-    assert crawler.stats.get_value("incremental/skipped") == 1
+    assert crawler.stats.get_value("corpusbot/incremental/skipped") == 1
     # the changed article is a revisit of a stored one; the new one is not
     assert kept[0].meta.get(REVISIT_KEY) is True and REVISIT_KEY not in kept[1].meta
-    assert crawler.stats.get_value("incremental/revisited") == 1
+    assert crawler.stats.get_value("corpusbot/incremental/revisited") == 1
 
 
 @pytest.mark.parametrize(("reason", "cleared"), [("finished", True), ("shutdown", False)])

@@ -97,7 +97,7 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
     assert short.startswith(("extract/", "filter/"))
     assert other == {"title": "not a page"}
     stats = crawler.stats.get_stats()
-    assert stats["corpusbot/kept"] == 1 and stats["process/pages"] == 3
+    assert stats["corpusbot/kept"] == 1 and stats["corpusbot/process/pages"] == 3
     assert stats["corpusbot/rejected/dedup/url"] == 1
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["documents"] == 1 and manifest["options"]["source"] == "crawl"
@@ -132,8 +132,8 @@ def test_pages_that_wait_together_leave_in_one_task_and_keep_their_results(tmp_p
     assert [item.result.url for item in done] == [item.url for item in items]
     assert all(isinstance(item.result, Document) for item in done)
     stats = process.stats.get_stats()
-    assert stats["process/pages"] == 24
-    assert stats["process/tasks"] < 24  # one worker, two tasks in flight: the rest waited
+    assert stats["corpusbot/process/pages"] == 24
+    assert stats["corpusbot/process/tasks"] < 24  # one worker, two tasks in flight: the rest waited
 
 
 def test_a_dead_worker_costs_only_its_page_and_the_pool_starts_again(tmp_path):
@@ -163,3 +163,13 @@ def test_tasks_the_pool_cancels_at_shutdown_cancel_their_pages():
     batch = [_Waiting(page_from_item(item)) for item in _pages(["a", "b"])]
     _deliver(task, batch)
     assert all(waiting.result.cancelled() for waiting in batch)
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("CORPUSBOT_PROCESS_MODE", "fast", "unknown extraction mode 'fast'"),
+    ("CORPUSBOT_PROCESS_LANGUAGES", ["english"], "unknown language code"),
+    ("CORPUSBOT_DEDUP_LEVELS", ["fuzzy"], "unknown dedup level"),
+])
+def test_a_bad_setting_fails_at_start_with_one_message(tmp_path, name, value, message):
+    with pytest.raises(ValueError, match=message):
+        build_from_crawler(ProcessPipeline, _crawler(tmp_path, **{name: value}))
