@@ -19,4 +19,4 @@ def test_a_bad_setting_is_a_usage_error_and_nothing_is_written(
     assert main(["crawl", "http://127.0.0.1:9/", "-o", str(out), "-q", "-s", setting]) == (
         EXIT_USAGE)
     assert not out.exists()
-    assert setting.split("=")[0].rsplit("_", 1)[0][:18] in caplog.text
+    assert setting.split("=", maxsplit=1)[0].rsplit("_", 1)[0][:18] in caplog.text
