@@ -6,7 +6,7 @@
 
 1. Dedup and languages: a WARC of every page of ../shared/bench, each page
    followed by an exact copy and a near copy under other URLs
-   (``scripts/bench_warc.py copies``); counts the documents kept per page
+   (``benchmarks/warc.py copies``); counts the documents kept per page
    group, the copies kept, and checks English and German against the
    language of each page's gold text.
 2. Speed: the whole pipeline (read, extract, identify, dedup, write) on
@@ -15,7 +15,7 @@
    ``speed_figures``); then ``-j 2`` against ``-j 1``.
 3. MinHash: corpusbot's numpy signatures against datasketch's.
 4. Memory: ``corpusbot warc -j 2`` as a subprocess on archives of growing
-   size (``scripts/bench_warc.py big``), peak resident memory of the main
+   size (``benchmarks/warc.py big``), peak resident memory of the main
    process and of the whole process tree, and index bytes per document.
 """
 
@@ -38,9 +38,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
-import bench_warc  # noqa: E402 - the archive builders live with the other scripts
+import warc as bench_warc  # noqa: E402 - the archive builders, beside this script
 
 from corpusbot.archive.reader import ArchiveReader  # noqa: E402
 from corpusbot.archive.runner import Runner, RunOptions  # noqa: E402
@@ -296,7 +296,7 @@ def memory_figures(work: Path, sizes: list[str], jobs: list[int]) -> list[dict]:
     for size in sizes:
         archive = work / f"big-{size}.warc.gz"
         if not archive.exists():
-            subprocess.run([sys.executable, str(REPO / "scripts" / "bench_warc.py"), "big",
+            subprocess.run([sys.executable, str(REPO / "benchmarks" / "warc.py"), "big",
                             str(archive), "--size", size], check=True, stdout=subprocess.DEVNULL)
         for n in jobs:
             results.append(measure_memory(archive, work / f"memory-{size}-j{n}", n))

@@ -40,12 +40,11 @@ _MIX = np.array(
 )
 
 
-@functools.cache
 def _permutations(num_perm: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The hash functions' odd multipliers and offsets, as read-only columns.
 
-    Cached: a crawl's workers rebuild the Processor (and so a MinHasher) for
-    every page, and drawing these cost 1.5 % of a page's processing.
+    Drawn once per MinHasher: each worker process builds its Processor (and
+    so its MinHasher) once, when it starts (``corpusbot.pool``).
     """
     rng = np.random.default_rng(seed)
     odd = rng.integers(0, 2**63, num_perm, dtype=np.uint64) * np.uint64(2) + np.uint64(1)

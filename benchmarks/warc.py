@@ -1,8 +1,8 @@
 """Write WARC files from the real pages of ../shared/bench.
 
-    python scripts/bench_warc.py sample                     # sample/sample.warc.gz, as bundled
-    python scripts/bench_warc.py copies /tmp/bench.warc.gz  # every page + an exact and a near copy
-    python scripts/bench_warc.py big /tmp/big.warc.gz --size 300M   # distinct variants up to SIZE
+    python benchmarks/warc.py sample                     # sample/sample.warc.gz, as bundled
+    python benchmarks/warc.py copies /tmp/bench.warc.gz  # every page + an exact and a near copy
+    python benchmarks/warc.py big /tmp/big.warc.gz --size 300M   # distinct variants up to SIZE
 
 ``copies`` is the archive of the issue-3 figures: each page under its own
 URL, then the same bytes under a mirror URL (an exact copy), then a near
@@ -156,14 +156,14 @@ def big_records(pages: list[BenchPage], texts: dict[str, str]) -> Iterator[tuple
 
 def main_texts(pages: list[BenchPage]) -> dict[str, str]:
     """The extracted main text of each page: where near-copy edits must land."""
-    from corpusbot import extract  # noqa: PLC0415 - only the builders that edit text need it
+    from corpusbot import extract
 
     return {page.url: extract(page.html, url=page.url).text for page in pages}
 
 
 def sample_pages(pages: list[BenchPage]) -> list[BenchPage]:
     """A few pages per language, smallest first, with main text: the bundled sample."""
-    from corpusbot import extract  # noqa: PLC0415
+    from corpusbot import extract
 
     chosen, counts = [], dict.fromkeys(SAMPLE_PER_LANGUAGE, 0)
     for page in sorted(pages, key=lambda p: (len(p.html), p.url)):
