@@ -15,7 +15,6 @@ commits every ``CORPUSBOT_CORPUS_COMMIT_ITEMS`` items or
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 from typing import Any, Self
 
@@ -23,6 +22,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
+from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.signals import corpus_committed
@@ -41,10 +41,8 @@ class CorpusPipeline:
                  commit_items: int, commit_seconds: float) -> None:
         self.crawler, self.stats = crawler, crawler.stats
         self.out_dir, self.options = out_dir, options
-        self.commit_items, self.commit_seconds = commit_items, commit_seconds
+        self.cadence = CommitCadence(commit_items, commit_seconds)
         self.corpus: Corpus | None = None
-        self.uncommitted = 0
-        self.last_commit = time.monotonic()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -87,15 +85,13 @@ class CorpusPipeline:
 
     def _add(self, result: Document | Rejection, revisit: bool) -> str | None:
         """Add ``result``; None when kept, else the reason it was not."""
-        self.uncommitted += 1
+        self.cadence.add()
         return self.corpus.add_verdict(result, revisit)
 
     def _maybe_commit(self) -> None:
-        due = time.monotonic() - self.last_commit >= self.commit_seconds
-        if self.uncommitted >= self.commit_items or (due and self.uncommitted):
+        if self.cadence.due():
             self.corpus.commit()
-            self.uncommitted = 0
-            self.last_commit = time.monotonic()
+            self.cadence.committed()
             self.stats.inc_value("corpusbot/commits")
             self.crawler.signals.send_catch_log(corpus_committed)
 

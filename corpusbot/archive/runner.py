@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import time
 from collections import Counter, deque
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -32,6 +31,7 @@ from types import FrameType
 from typing import Protocol
 
 from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions, Record
+from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.checkpoint import InputPosition
 from corpusbot.corpus.sink import Corpus
 from corpusbot.document import Rejection
@@ -119,8 +119,7 @@ class Runner:
         self._reader = ArchiveReader(self.options.reader)
         self._stopping = False
         self._before: Counter[str] = Counter()
-        self._since_commit = 0
-        self._last_commit = time.monotonic()
+        self._cadence = CommitCadence(self.options.commit_pages, self.options.commit_seconds)
 
     def stop(self) -> None:
         """Stop reading; finish the tasks in flight and commit."""
@@ -170,18 +169,15 @@ class Runner:
             elif step.refused is not None:
                 corpus.add(step.refused)
             corpus.advance(step.position)
-        self._since_commit += len(task.pages)
+        self._cadence.add(len(task.pages))
         if self.progress:
             self.progress.update(corpus.stats - self._before)
         self._maybe_commit()
 
     def _maybe_commit(self) -> None:
-        options = self.options
-        if (self._since_commit >= options.commit_pages
-                or time.monotonic() - self._last_commit >= options.commit_seconds):
+        if self._cadence.due():
             self.corpus.commit()
-            self._since_commit = 0
-            self._last_commit = time.monotonic()
+            self._cadence.committed()
 
     def _tasks(self, paths: list[Path]) -> Iterator[_Task]:
         task = _Task()
