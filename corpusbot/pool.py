@@ -212,9 +212,13 @@ class WorkerPool:
         executor = ProcessPoolExecutor(self.jobs, mp_context=self.context,
                                        initializer=_init_worker,
                                        initargs=(self.processor, table, counter))
-        # Start every worker now, before the caller opens files or threads a fork would copy.
-        for started in [executor.submit(int) for _ in range(self.jobs)]:
-            started.result()
+        started = [executor.submit(int) for _ in range(self.jobs)]
+        if self.context.get_start_method() == "fork":
+            # Start every worker now, before the caller opens files or threads a fork would
+            # copy. Other start methods start them in the background: a crawl's reactor
+            # goes on fetching meanwhile.
+            for worker in started:
+                worker.result()
         return executor, table
 
     def _settle(self, done: Future[list[Result]], task_id: int, pages: list[Page],

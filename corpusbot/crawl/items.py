@@ -13,9 +13,11 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy.http import Response
 
-from corpusbot.crawl.warcmiddleware import META_KEY
 from corpusbot.page import Page
 
+META_KEY = "corpusbot_warc"
+"""``request.meta`` key under which the WARC middleware leaves the response record's
+location (``corpusbot.archive.writer.RecordLocation``)."""
 MODIFIED_KEY = "corpusbot_modified"
 """``request.meta`` key of the last change a sitemap or feed declared."""
 REVISIT_KEY = "corpusbot_revisit"

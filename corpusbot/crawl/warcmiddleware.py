@@ -1,268 +1,65 @@
-"""Archive every fetched response, with its request, to rotating ``.warc.gz`` files.
+"""Archive every fetched response, with its request, through ``corpusbot.archive.writer``.
 
 ``WarcMiddleware`` is a downloader middleware placed last on the way out
 and first on the way back (order 950), so it records the request as sent
 and the response as received: still content-encoded, and before redirects
-and retries act on it. Each record is its own gzip member (the WARC
-convention that lets readers seek), carries ``WARC-Date``, a payload digest
-and the server's IP address when Scrapy knows it. The response waits for
-its record, so the record's place (file, offset) can travel with the page.
+and retries act on it. The response waits for its record, so the record's
+place (file, offset) can travel with the page (``request.meta[META_KEY]``).
 Plain responses are compressed and written in one background thread, off
 the reactor. A response the server sent content-encoded (most are) is
 stored as it came and written on the reactor thread: that costs a fraction
 of a millisecond, less than the hand-off to the thread and back (on a
 local crawl, 5 % of the crawl's time).
-
-Files are written as ``*.warc.gz.open`` and renamed when complete; a file
-left ``.open`` by a crash is renamed at the next start, since every record
-before the cut is whole.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from http import HTTPStatus
-from io import BytesIO
 from pathlib import Path
 from typing import Any, Self
-from urllib.parse import urlsplit
 
-import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response
 from scrapy.utils.httpobj import urlparse_cached
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
-from corpusbot import __version__
-from corpusbot.corpus.locks import try_lock
+from corpusbot.archive.writer import (
+    Capture,
+    RecordLocation,
+    RotatingWarcWriter,
+    is_compressed,
+    warcinfo,
+)
 from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.items import META_KEY
 from corpusbot.crawl.offload import await_future
 
 logger = logging.getLogger(__name__)
 
-OPEN_SUFFIX = ".open"
-LOCK_FILE = ".lock"
-META_KEY = "corpusbot_warc"
-"""``request.meta`` key under which the response record's location is left."""
 # The body reaching Scrapy is already de-chunked; keeping the header would
 # make readers try to de-chunk it again.
 _DROPPED_HEADERS = {"transfer-encoding"}
 
 
-STORED = 0
-"""zlib level 0: a gzip member holding its data uncompressed."""
-
-
-@dataclass(slots=True, frozen=True)
-class Capture:
-    """One request/response exchange, in the plain values a WARC record needs."""
-
-    url: str
-    method: str
-    request_headers: list[tuple[str, str]]
-    request_body: bytes
-    protocol: str
-    status: int
-    response_headers: list[tuple[str, str]]
-    body: bytes
-    ip_address: str | None
-    date: str
-
-    @classmethod
-    def from_scrapy(cls, request: Request, response: Response) -> Capture:
-        return cls(
-            url=response.url,
-            method=request.method,
-            request_headers=_request_headers(request),
-            request_body=request.body,
-            protocol=response.protocol or "HTTP/1.1",
-            status=response.status,
-            response_headers=[
-                (k, v) for k, v in _pairs(response.headers) if k.lower() not in _DROPPED_HEADERS
-            ],
-            body=response.body,
-            ip_address=str(response.ip_address) if response.ip_address else None,
-            date=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-        )
-
-
-@dataclass(slots=True, frozen=True)
-class RecordLocation:
-    """Where a response record landed: file path (once complete), offset, length of its member."""
-
-    filename: str
-    offset: int
-    length: int
-    record_id: str
-    date: str
-
-
-class RotatingWarcWriter:
-    """Per-record-gzipped WARC/1.1 files, a new one past ``max_bytes``. Not thread-safe."""
-
-    def __init__(self, directory: Path, prefix: str, max_bytes: int, level: int,
-                 info: dict[str, str]) -> None:
-        self.directory, self.prefix, self.max_bytes = directory, prefix, max_bytes
-        self.level, self.info = level, info
-        self.builder = WARCWriter(BytesIO(), gzip=False, warc_version="1.1")
-        self.file: Any = None
-        self.path: Path | None = None
-        self.serial = 0
-        directory.mkdir(parents=True, exist_ok=True)
-        # Held until close: a second crawl must neither write here nor take
-        # this crawl's open file for a crashed one.
-        self.lock = lock_directory(directory)
-        recover_open_files(directory)
-
-    def write(self, capture: Capture) -> RecordLocation:
-        """Append the response and request records; return the response record's place."""
-        response = self._response_record(capture)
-        record_id = response.rec_headers.get_header("WARC-Record-ID")
-        request = self._request_record(capture, record_id)
-        if self.file is None or self.file.tell() >= self.max_bytes:
-            self._rotate()
-        offset = self.file.tell()
-        length = self._append(response, STORED if is_compressed(capture) else self.level)
-        self._append(request)
-        self.file.flush()
-        final = self.path.with_name(self.path.name.removesuffix(OPEN_SUFFIX))
-        return RecordLocation(str(final), offset, length, record_id, capture.date)
-
-    def close(self) -> None:
-        """Finish the current file and release the folder."""
-        self._finish_file()
-        if self.lock is not None:
-            os.close(self.lock)
-            self.lock = None
-
-    def _finish_file(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.path.rename(self.path.with_name(self.path.name.removesuffix(OPEN_SUFFIX)))
-            self.file = None
-
-    def _response_record(self, capture: Capture) -> Any:
-        reason = _reason(capture.status)
-        http = StatusAndHeaders(f"{capture.status} {reason}", capture.response_headers,
-                                protocol=capture.protocol)
-        headers = {"WARC-Date": capture.date}
-        if capture.ip_address:
-            headers["WARC-IP-Address"] = capture.ip_address
-        return self.builder.create_warc_record(
-            capture.url, "response", payload=BytesIO(capture.body), length=len(capture.body),
-            http_headers=http, warc_headers_dict=headers)
-
-    def _request_record(self, capture: Capture, response_id: str) -> Any:
-        target = request_target(capture.url)
-        line = f"{capture.method} {target} {capture.protocol}"
-        http = StatusAndHeaders(line, capture.request_headers, is_http_request=True)
-        headers = {"WARC-Date": capture.date, "WARC-Concurrent-To": response_id}
-        return self.builder.create_warc_record(
-            capture.url, "request", payload=BytesIO(capture.request_body),
-            length=len(capture.request_body), http_headers=http, warc_headers_dict=headers)
-
-    def _append(self, record: Any, level: int | None = None) -> int:
-        # warcio's own gzip runs at level 9; serialise plainly, compress here.
-        self.builder.out = BytesIO()
-        self.builder.write_record(record)
-        level = self.level if level is None else level
-        compressor = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS | 16)
-        member = compressor.compress(self.builder.out.getvalue()) + compressor.flush()
-        self.file.write(member)
-        return len(member)
-
-    def _rotate(self) -> None:
-        self._finish_file()
-        self.serial += 1
-        stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
-        name = f"{self.prefix}-{stamp}-{self.serial:05d}-{os.getpid()}.warc.gz{OPEN_SUFFIX}"
-        self.path = self.directory / name
-        self.file = self.path.open("wb")
-        info = self.builder.create_warcinfo_record(name.removesuffix(OPEN_SUFFIX), self.info)
-        self._append(info)
-
-
-def is_compressed(capture: Capture) -> bool:
-    """Whether the response body is content-encoded (gzip, br, ...), so compresses no further.
-
-    Deflating gzip data again at level 6 costs half a millisecond a page on
-    the crawl's main process and saves nothing; such a record's gzip member
-    stores its bytes as they are.
-    """
-    return any(name.lower() == "content-encoding" and value.strip().lower() not in ("", "identity")
-               for name, value in capture.response_headers)
-
-
-class ArchiveBusyError(RuntimeError):
-    """Another crawl is writing to the same archive folder."""
-
-
-def lock_directory(directory: Path) -> int:
-    """An exclusive lock on ``directory/.lock``, as a file descriptor to close to release it."""
-    descriptor = try_lock(directory / LOCK_FILE)
-    if descriptor is None:
-        raise ArchiveBusyError(f"another crawl is writing to {directory}")
-    return descriptor
-
-
-def recover_open_files(directory: Path) -> list[Path]:
-    """Finish ``.open`` files left by a crashed run: cut a torn last record, rename.
-
-    Every record is its own gzip member and is flushed whole, so only the
-    last member can be torn; the file is cut after the last whole one.
-    """
-    recovered = []
-    for path in sorted(directory.glob(f"*.warc.gz{OPEN_SUFFIX}")):
-        whole = whole_members_length(path)
-        if whole < path.stat().st_size:
-            os.truncate(path, whole)
-        final = path.with_name(path.name.removesuffix(OPEN_SUFFIX))
-        path.rename(final)
-        logger.warning("recovered %s, left open by an interrupted crawl (%d bytes kept)",
-                       final, whole)
-        recovered.append(final)
-    return recovered
-
-
-def whole_members_length(path: Path, chunk: int = 1 << 20) -> int:
-    """Bytes of ``path`` taken by complete gzip members, from the start."""
-    end = fed = 0
-    inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-    with path.open("rb") as stream:
-        while data := stream.read(chunk):
-            fed += len(data)
-            while data:
-                try:
-                    inflater.decompress(data)
-                except zlib.error:
-                    return end
-                if not inflater.eof:
-                    break
-                data = inflater.unused_data
-                end = fed - len(data)
-                inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-    return end
-
-
-def request_target(url: str) -> str:
-    """The request-target of the request line: path and query."""
-    parts = urlsplit(url)
-    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-
-
-def _reason(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Unknown"
+def capture(request: Request, response: Response) -> Capture:
+    """The exchange as the WARC writer takes it."""
+    return Capture(
+        url=response.url,
+        method=request.method,
+        request_headers=_request_headers(request),
+        request_body=request.body,
+        protocol=response.protocol or "HTTP/1.1",
+        status=response.status,
+        response_headers=[
+            (k, v) for k, v in _pairs(response.headers) if k.lower() not in _DROPPED_HEADERS
+        ],
+        body=response.body,
+        ip_address=str(response.ip_address) if response.ip_address else None,
+        date=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    )
 
 
 def _pairs(headers: Any) -> list[tuple[str, str]]:
@@ -310,8 +107,8 @@ class WarcMiddleware:
         return middleware
 
     async def process_response(self, request: Request, response: Response) -> Response:
-        capture = Capture.from_scrapy(request, response)
-        location = await self._write(capture)
+        record = capture(request, response)
+        location = await self._write(record)
         request.meta[META_KEY] = location
         self.stats.inc_value("corpusbot/warc/records", 2)
         self.stats.inc_value("corpusbot/warc/bytes", location.length)
@@ -327,15 +124,3 @@ class WarcMiddleware:
     def spider_closed(self) -> None:
         self.executor.submit(self.writer.close).result()
         self.executor.shutdown()
-
-
-def warcinfo(user_agent: str, contact: str, robots: bool) -> dict[str, str]:
-    """The ``warcinfo`` fields each file starts with (WARC 1.1, annex C)."""
-    return {
-        "software": f"corpusbot/{__version__} (Scrapy {scrapy.__version__})",
-        "format": "WARC File Format 1.1",
-        "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
-        "http-header-user-agent": user_agent,
-        "operator": contact,
-        "robots": "obey" if robots else "ignore",
-    }

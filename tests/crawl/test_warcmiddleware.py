@@ -14,14 +14,9 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 from warcio.archiveiterator import ArchiveIterator
 
-from corpusbot.crawl.warcmiddleware import (
-    META_KEY,
-    ArchiveBusyError,
-    Capture,
-    RotatingWarcWriter,
-    WarcMiddleware,
-    recover_open_files,
-)
+from corpusbot.archive.writer import ArchiveBusyError, RotatingWarcWriter, recover_open_files
+from corpusbot.crawl.items import META_KEY
+from corpusbot.crawl.warcmiddleware import WarcMiddleware, capture
 
 PAGE = b"<html><body><p>" + b"A paragraph of the archived page. " * 40 + b"</p></body></html>"
 
@@ -79,7 +74,7 @@ def test_the_middleware_archives_the_response_and_its_request(tmp_path):
 def test_each_record_is_its_own_gzip_member_at_the_given_offset(tmp_path):
     writer = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
     request, response = _exchange()
-    location = writer.write(Capture.from_scrapy(request, response))
+    location = writer.write(capture(request, response))
     writer.close()
     with open(location.filename, "rb") as archive:
         archive.seek(location.offset)
@@ -95,7 +90,7 @@ def test_files_rotate_past_the_size_limit(tmp_path):
     writer = RotatingWarcWriter(tmp_path, "t", 100, 6, {"software": "test"})
     for number in range(4):
         request, response = _exchange(f"https://news.example/{number}")
-        writer.write(Capture.from_scrapy(request, response))
+        writer.write(capture(request, response))
     writer.close()
     files = sorted(tmp_path.glob("*.warc.gz"))
     assert len(files) == 4
@@ -106,7 +101,7 @@ def test_files_rotate_past_the_size_limit(tmp_path):
 def test_a_file_left_open_by_a_crash_is_cut_after_its_last_whole_record(tmp_path):
     writer = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
     request, response = _exchange()
-    writer.write(Capture.from_scrapy(request, response))
+    writer.write(capture(request, response))
     whole = writer.file.tell()
     member = gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n" + PAGE)
     torn = member[: len(member) // 2]
@@ -127,7 +122,7 @@ def test_off_means_not_configured():
 def test_a_second_writer_on_the_same_folder_is_refused(tmp_path):
     first = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
     request, response = _exchange()
-    first.write(Capture.from_scrapy(request, response))
+    first.write(capture(request, response))
     with pytest.raises(ArchiveBusyError, match="another crawl"):
         RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
     assert len(list(tmp_path.glob("*.warc.gz.open"))) == 1  # the live file is left alone
@@ -138,10 +133,10 @@ def test_a_second_writer_on_the_same_folder_is_refused(tmp_path):
 def test_content_encoded_bodies_are_stored_not_deflated_again(tmp_path):
     writer = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
     request, response = _exchange()
-    encoded = writer.write(Capture.from_scrapy(request, response))
+    encoded = writer.write(capture(request, response))
     plain = HtmlResponse("https://news.example/plain", body=PAGE, request=request,
                          headers={"Content-Type": "text/html"})
-    identity = writer.write(Capture.from_scrapy(request, plain))
+    identity = writer.write(capture(request, plain))
     writer.close()
     with open(encoded.filename, "rb") as archive:
         archive.seek(encoded.offset)
