@@ -163,8 +163,10 @@ class WorkerPool:
     """Processes tasks in ``jobs`` worker processes; see the module docstring."""
 
     def __init__(self, processor: Processor, jobs: int, timeout: float = TIMEOUT_SECONDS_DEFAULT,
-                 start_method: str | None = None) -> None:
+                 start_method: str | None = None,
+                 kill_grace: float = KILL_GRACE_SECONDS) -> None:
         self.processor, self.jobs, self.timeout = processor, jobs, timeout
+        self.kill_grace = kill_grace
         self.context = multiprocessing.get_context(start_method)
         self._lock = threading.RLock()
         self._task_ids = itertools.count()
@@ -280,7 +282,7 @@ class WorkerPool:
 
     def _watch(self) -> None:
         """Kill a worker that has held one page past its limit (see the module docstring)."""
-        limit = self.timeout + KILL_GRACE_SECONDS
+        limit = self.timeout + self.kill_grace
         while not self._closed.wait(WATCHDOG_INTERVAL_SECONDS):
             with self._lock:
                 table, now = self._table, time.monotonic()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 from corpusbot.document import Document, Rejection
@@ -22,6 +23,10 @@ class Deadly(Processor):
             os._exit(3)
         if "slow" in item.url:
             time.sleep(5)
+        if "stuck" in item.url:
+            # As a parse stuck in native code: the alarm never reaches Python code.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(60)
         return super().process(item)
 
 
@@ -46,3 +51,16 @@ def test_a_dead_worker_costs_only_its_page() -> None:
         pool.shutdown()
     kinds = [r.reason if isinstance(r, Rejection) else "doc" for r in results + after]
     assert kinds == ["doc", WORKER_CRASH, "doc", "doc", "doc"]
+
+
+def test_a_page_stuck_past_its_limit_is_killed_from_outside_and_costs_only_itself() -> None:
+    pool = WorkerPool(Deadly(), jobs=2, timeout=0.5, kill_grace=0.5)
+    started = time.monotonic()
+    try:
+        results = pool.submit(pages("a", "stuck", "b")).result(timeout=30)
+        after = pool.submit(pages("c")).result(timeout=30)
+    finally:
+        pool.shutdown()
+    kinds = [r.reason if isinstance(r, Rejection) else "doc" for r in results + after]
+    assert kinds == ["doc", TIMEOUT, "doc", "doc"]
+    assert time.monotonic() - started < 20  # not the page's 60 s
