@@ -59,6 +59,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="allowed languages, comma-separated (default: all)")
     parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT)
     parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT)
+    parser.add_argument("--no-metadata", dest="metadata", action="store_false",
+                        help="leave out what pages declare about themselves (meta: dates, "
+                        "authors); saves about a tenth of the processing")
     parser.add_argument("--status", type=parse_statuses, default=frozenset({200}),
                         help="HTTP statuses to keep, comma-separated (default: 200)")
     parser.add_argument("--dedup", type=Path, help="dedup index (default: OUT/dedup.sqlite)")
@@ -126,7 +129,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
     languages = frozenset(x.strip() for v in args.lang for x in v.split(",") if x.strip())
     processor = ProcessorOptions(mode=args.mode, languages=languages, min_words=args.min_words,
-                                 max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup)
+                                 max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup,
+                                 metadata=args.metadata)
     corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
                            dedup=dedup, dedup_path=args.dedup)
     run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,

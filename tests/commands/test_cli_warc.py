@@ -56,6 +56,13 @@ def test_the_bundled_sample(tmp_path: Path) -> None:
     assert state["documents"] == 35
     assert state["rejections"] == {"dedup/exact": 4, "dedup/near": 4}
     assert {"en", "de", "fr", "es", "pl"} <= set(state["languages"])
+    # what pages declare reaches the corpus from archives as from a crawl
+    records = read_shards(out)
+    assert sum("published" in r.get("meta", {}) for r in records) >= 20
+    again = tmp_path / "plain"
+    assert main(["warc", str(ROOT / "sample" / "sample.warc.gz"), "-o", str(again), "-q",
+                 "--no-metadata"]) == 0
+    assert not any("meta" in r for r in read_shards(again))
 
 
 def test_a_second_run_adds_nothing(archives: Path, tmp_path: Path) -> None:
