@@ -234,8 +234,8 @@ def seed_urls(start_urls: str | Iterable[str], seeds: str | None) -> list[str]:
     """Start URLs from the argument (comma- or space-separated) and the seeds file.
 
     The seeds file has one URL per line; blank lines and ``#`` comments are
-    skipped. A URL without a scheme gets ``https://``; one without a host
-    raises ValueError.
+    skipped. A URL without a scheme gets ``https://``; one without a host,
+    with another scheme than http(s), or a bare word raises ValueError.
     """
     if isinstance(start_urls, str):
         start_urls = start_urls.replace(",", " ").split()
@@ -243,11 +243,22 @@ def seed_urls(start_urls: str | Iterable[str], seeds: str | None) -> list[str]:
     if seeds:
         lines = (line.strip() for line in Path(seeds).read_text(encoding="utf-8").splitlines())
         urls += [line for line in lines if line and not line.startswith("#")]
-    complete = [url if "://" in url else f"https://{url}" for url in dict.fromkeys(urls)]
-    for url in complete:
-        if not urlsplit(url).hostname:
-            raise ValueError(f"not a URL: {url!r}")
-    return complete
+    return [_start_url(url) for url in dict.fromkeys(urls)]
+
+
+def _start_url(text: str) -> str:
+    """``text`` as an http(s) URL; ValueError when it is not one.
+
+    A name without a scheme must look like a host name with a domain
+    (``news.example``), so that a mistyped word is not crawled as ``https://word``.
+    """
+    url = text if "://" in text else f"https://{text}"
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    named = "://" in text or "." in host or host == "localhost"
+    if parts.scheme not in ("http", "https") or not host or not named:
+        raise ValueError(f"not a URL: {text!r} (give one such as https://news.example/)")
+    return url
 
 
 def allowed_domains(urls: Iterable[str], sites: SiteConfig) -> list[str]:

@@ -16,6 +16,7 @@ import argparse
 import json
 import logging
 import sys
+import tomllib
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,12 @@ from typing import Any
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
+from corpusbot.commands.crawllog import OneLineFetchErrors, ScrapyAtLevel
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.commands.inputs import warn_if_filtered_out
+from corpusbot.commands.output import OutputFolderError, prepare_output
 from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.sites import load_site_config
 from corpusbot.pipelines.options import check_settings
 from corpusbot.spiders.news import seed_urls
 
@@ -50,16 +55,35 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         seed_urls(args.urls, str(args.seeds) if args.seeds else None)
+        load_site_config(args.sites)
         settings = crawl_settings(args)
         check_settings(CorpusbotSettings(settings))
-    except (ValueError, OSError) as error:
-        log.error("%s", error)
+    except (ValueError, OSError, tomllib.TOMLDecodeError) as error:
+        log.error("%s", _one_line(error, args.sites))
         return EXIT_USAGE
+    try:
+        prepare_output(args.output)
+    except OutputFolderError as error:
+        log.error("%s", error)
+        return EXIT_FAILED
     stats, failure = _crawl(settings, args)
     _save_stats(stats, args.output)
+    rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
+                if key.startswith("corpusbot/rejected/")}
+    warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
+                         rejected)
     if not args.quiet and stats:
         print(summary(stats, args.output))
     return exit_status(stats, failure)
+
+
+def _one_line(error: Exception, sites: Path | None) -> str:
+    """The error as one line, naming the file for those that do not (TOML syntax errors)."""
+    if isinstance(error, tomllib.TOMLDecodeError):
+        return f"{sites} is not valid TOML: {error}"
+    if isinstance(error, OSError) and error.filename:
+        return f"cannot read {error.filename}: {error.strerror or error}"
+    return str(error)
 
 
 def crawl_settings(args: argparse.Namespace) -> Settings:
@@ -95,9 +119,11 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     # corpusbot's CLI has configured logging already: no second root handler
     # (every line twice), and Scrapy's loggers keep the CLI's verbosity.
     settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
-    quiet = _ScrapyAtLevel(logging.getLogger().level)
+    quiet = ScrapyAtLevel(logging.getLogger().level)
+    fetch_errors = OneLineFetchErrors.from_settings(settings)
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
+        handler.addFilter(fetch_errors)
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("news")
     failures: list[str] = []
@@ -110,18 +136,6 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     if failure:
         log.error("the crawl did not run: %s", failure)
     return stats, failure
-
-
-class _ScrapyAtLevel(logging.Filter):
-    """Hold Scrapy's and Twisted's records to the CLI's level (Scrapy sets its loggers to DEBUG)."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__()
-        self.level = level
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        ours = not record.name.startswith(("scrapy", "twisted", "py.warnings"))
-        return ours or record.levelno >= self.level
 
 
 def exit_status(stats: dict[str, Any], failure: str | None) -> int:
@@ -156,11 +170,18 @@ def summary(stats: dict[str, Any], output: Path) -> str:
         + (f" ({', '.join(f'{k} {v}' for k, v in sorted(rejected.items()))})" if rejected else ""),
         f"skipped, unchanged {stats.get('corpusbot/incremental/skipped', 0)}",
         f"archived           {stats.get('corpusbot/warc/records', 0)} records, "
-        f"{stats.get('corpusbot/warc/bytes', 0) / 1e6:.1f} MB in {output / 'archive'}",
+        f"{size(stats.get('corpusbot/warc/bytes', 0))} in {output / 'archive'}",
         f"finished           {stats.get('finish_reason', '?')} after "
         f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
     ]
     return "\n".join(lines)
+
+
+def size(count: int) -> str:
+    """Bytes in kB below a megabyte, else in MB (decimal units, as ``ls -h --si``)."""
+    if count < 1e6:
+        return f"{count / 1e3:.1f} kB"
+    return f"{count / 1e6:.1f} MB"
 
 
 def _save_stats(stats: dict[str, Any], output: Path) -> None:

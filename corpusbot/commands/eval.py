@@ -15,6 +15,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -50,6 +51,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not Path(args.dir).is_dir():
+        problem = "is not a folder" if Path(args.dir).exists() else "does not exist"
+        log.error("%s %s: give a gold folder such as ../shared/bench/scrapinghub",
+                  args.dir, problem)
+        return EXIT_FAILED
     try:
         gold_set = load_gold(args.dir, limit=args.limit)
     except NotAGoldFolder as exc:

@@ -1,4 +1,4 @@
-"""Extract the main text of one HTML page (a file, or - for standard input).
+"""Extract the main text of one HTML page (a file, or - for standard input; gzip is read too).
 
 Prints the text, paragraphs separated by blank lines; with --json, one JSON
 object with the text, paragraphs, title, language and the reason an empty
@@ -9,9 +9,11 @@ is logged), 1 the file could not be read.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import logging
 import sys
+import zlib
 from dataclasses import asdict
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from corpusbot.extraction.core import extract
 from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 
 log = logging.getLogger(__name__)
+
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,10 +34,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def read_page(name: str) -> bytes:
+    """The bytes of file ``name`` (``-`` for standard input), gunzipped when they are gzip.
+
+    Told by the gzip magic bytes rather than the ``.gz`` name, so that gzip
+    on standard input and a misnamed file read the same way.
+    """
+    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    return gzip.decompress(data) if data.startswith(GZIP_MAGIC) else data
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        html = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as exc:
+        html = read_page(args.file)
+    except (OSError, EOFError, zlib.error) as exc:
         log.error("cannot read %s: %s", args.file, exc)
         return EXIT_FAILED
     result = extract(html, url=args.url, lang=args.lang, mode=args.mode)

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
@@ -28,6 +29,8 @@ from corpusbot.archive.runner import (
     interrupt_stops,
 )
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
+from corpusbot.commands.output import prepare_output
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
@@ -103,25 +106,44 @@ def run(args: argparse.Namespace) -> int:
     if not getattr(args, "verbose", 0):
         # warcio warns once per odd record (spaces in a URL...): noise over a whole crawl.
         logging.getLogger("warcio").setLevel(logging.ERROR)
-    paths, missing = find_archives(args.inputs)
-    for pattern in missing:
-        log.error("no archive found at %s", pattern)
-    if not paths:
-        return EXIT_FAILED
     try:
         processor_options, corpus_options, run_options = _options(args)
     except ValueError as error:
         log.error("%s", error)
         return EXIT_USAGE
+    paths, missing = _inputs(args.inputs)
+    if not paths:
+        return EXIT_FAILED
     started = time.monotonic()
     try:
+        prepare_output(args.output)
         report = _build(args, paths, processor_options, corpus_options, run_options)
-    except (CorpusBusyError, CorpusMismatchError, IndexMismatchError) as error:
+    except (CorpusBusyError, CorpusMismatchError, IndexMismatchError, OSError) as error:
         log.error("%s", error)
         return EXIT_FAILED
+    warn_if_filtered_out(report.stats["pages"], report.stats["documents"],
+                         _rejections(report))
+    status = _exit_status(report, bool(missing))
     if not args.quiet:
-        print(summary(report, time.monotonic() - started, str(args.output)))
-    return _exit_status(report, bool(missing))
+        # "done" beside exit 2 would contradict it: some inputs were damaged or missing.
+        partial = status == EXIT_PARTIAL and report.status == "done"
+        shown = replace(report, status="partial") if partial else report
+        print(summary(shown, time.monotonic() - started, str(args.output)))
+    return status
+
+
+def _inputs(patterns: list[str]) -> tuple[list[Path], list[str]]:
+    """The archives to read, and the inputs missing or left out (each one logged)."""
+    paths, missing = find_archives(patterns)
+    for pattern in missing:
+        log.error("no archive found at %s", pattern)
+    paths, refused = archives_only(paths)
+    return paths, missing + [str(path) for path in refused]
+
+
+def _rejections(report: RunReport) -> dict[str, int]:
+    return {key.removeprefix("rejected/"): count for key, count in report.stats.items()
+            if key.startswith("rejected/")}
 
 
 def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions, RunOptions]:
@@ -154,8 +176,6 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
     finally:
         if progress:
             progress.close()
-
-
 
 
 def _exit_status(report: RunReport, missing: bool) -> int:

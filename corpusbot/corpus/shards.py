@@ -47,6 +47,21 @@ class _Identity:
         return b""
 
 
+def check_codec(compression: str) -> None:
+    """Raise ValueError with the install command when ``compression`` needs a missing package.
+
+    Checked when the options are made, so that a run without the package
+    stops before it writes a shard or a state file.
+    """
+    if compression != "zstd":
+        return
+    try:
+        import zstandard  # noqa: F401, PLC0415
+    except ImportError:
+        raise ValueError("zstd compression needs the zstandard package: "
+                         "pip install 'corpusbot[zstd]', or choose gzip") from None
+
+
 def _compressor(compression: str) -> _Compressor:
     """A fresh compressor whose ``flush`` ends one complete member (gzip) or frame (zstd)."""
     if compression == "gzip":

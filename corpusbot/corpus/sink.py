@@ -45,6 +45,7 @@ from corpusbot.corpus.shards import (
     COMPRESSIONS,
     SHARD_BYTES_DEFAULT,
     ShardWriter,
+    check_codec,
 )
 from corpusbot.dedup.deduplicator import URL, Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
@@ -82,6 +83,7 @@ class CorpusOptions:
         if self.compression not in COMPRESSIONS:
             raise ValueError(f"unknown compression {self.compression!r}; "
                              f"known: {', '.join(COMPRESSIONS)}")
+        check_codec(self.compression)
         if self.shard_bytes <= 0:
             raise ValueError(f"shard size must be positive, got {self.shard_bytes}")
 

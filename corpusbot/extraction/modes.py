@@ -12,18 +12,23 @@ from corpusbot.extraction import boilerpipe, default, grandparent, justext
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.html.blocks import Block
 
+# Every mode returns the headline as the extraction's title, not also as the
+# first paragraph: it is dropped after the published selection, which stays as is.
+
 
 def run_justext(page: PageBlocks) -> list[Block]:
-    return justext.select(page.blocks, page.stoplist)
+    return default.drop_headline(justext.select(page.blocks, page.stoplist), page.title)
 
 
 def run_boilerpipe(page: PageBlocks) -> list[Block]:
-    return boilerpipe.select(page.blocks, page.title)
+    return default.drop_headline(boilerpipe.select(page.blocks, page.title), page.title)
 
 
 def run_precise(page: PageBlocks) -> list[Block]:
     """Boilerpipe, then the strict grandparent filter (Viveros-Jiménez et al. 2018)."""
-    return grandparent.filter_blocks(run_boilerpipe(page), n=grandparent.DEFAULT_N)
+    selected = grandparent.filter_blocks(boilerpipe.select(page.blocks, page.title),
+                                         n=grandparent.DEFAULT_N)
+    return default.drop_headline(selected, page.title)
 
 
 def run_default(page: PageBlocks) -> list[Block]:

@@ -6,16 +6,26 @@ that best matches ``og:title`` or ``<title>`` both ways (most of its words in
 the title, and most of the title's longest part in it, so that a logo naming
 the site does not win), else ``og:title``, else the longest part of the title.
 A page that declares no title has a headline only if it has one ``<h1>``.
+
+The site name is cut from a declared title when the page names its site
+(``og:site_name``, ``application-name``), or when ``<title>`` and
+``og:title`` differ but end (or start) with the same part: "Headline |
+AOC media - Analyse Opinion Critique" becomes "Headline" though the name
+holds a separator itself.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lxml import etree
 
 _SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:\u00b7\u2022\u00bb/]\s+")
 _WORD = re.compile(r"\w+")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+# The <meta> names and properties by which a page names its site.
+SITE_NAME_METAS = frozenset({"og:site_name", "application-name", "apple-mobile-web-app-title"})
 # An <h1> and a declared title must share this share of each one's words for
 # the <h1> to be taken as the headline; below, it is more likely a logo or a
 # section name.
@@ -24,7 +34,10 @@ MIN_TITLE_OVERLAP = 0.5
 
 def headline(root: etree._Element, title: str | None, og_title: str | None) -> str | None:
     """The article's headline, or ``None`` when the page declares none."""
-    declared = [_strip_site_name(t) for t in (og_title, title) if t]
+    names = site_names(root, title, og_title)
+    og_title = strip_site_name(og_title, names) if og_title else None
+    title = strip_site_name(title, names) if title else None
+    declared = [_longest_part(t) for t in (og_title, title) if t]
     h1s = [" ".join("".join(h1.itertext()).split()) for h1 in root.iter("h1")]
     if not declared:
         # nothing to match against: a lone <h1> is the headline
@@ -38,7 +51,48 @@ def headline(root: etree._Element, title: str | None, og_title: str | None) -> s
         return best
     if og_title:
         return og_title
-    return _strip_site_name(title) if title else None
+    return _longest_part(title) if title else None
+
+
+def site_names(root: etree._Element, title: str | None, og_title: str | None) -> set[str]:
+    """The names the page gives its site: declared in ``<meta>``, or shared by its titles."""
+    names = set()
+    for meta in root.iter("meta"):
+        keys = {(meta.get(a) or "").strip().lower() for a in ("property", "name")}
+        content = meta.get("content")
+        if content and not SITE_NAME_METAS.isdisjoint(keys):
+            names.add(content)
+    if title and og_title:
+        names |= _shared_affixes(title, og_title)
+    return {name for name in names if _key(name)}
+
+
+def strip_site_name(title: str, names: Iterable[str]) -> str:
+    """``title`` without a leading or trailing site name and its separator."""
+    text = " ".join(title.split())
+    keys = {_key(name) for name in names}
+    for match in _SEPARATORS.finditer(text):
+        before, after = text[: match.start()], text[match.end():]
+        if _key(after) in keys and _key(before):
+            return before
+        if _key(before) in keys and _key(after):
+            return after
+    return text
+
+
+def _shared_affixes(first: str, second: str) -> set[str]:
+    """The first or last parts two different titles share ("A | Site" and "B | Site")."""
+    a, b = _SEPARATORS.split(" ".join(first.split())), _SEPARATORS.split(" ".join(second.split()))
+    if len(a) < 2 or len(b) < 2 or _key(first) == _key(second):
+        return set()
+    # A site name is the shorter side: two titles of one headline share their long first part.
+    return {x for x, y in ((a[0], b[0]), (a[-1], b[-1]))
+            if _key(x) == _key(y) and 2 * len(x) < min(len(first), len(second))}
+
+
+def _key(text: str) -> str:
+    """Letters and digits only, lower-cased: "AOC media" and "aoc-media" are one name."""
+    return _NOT_ALNUM.sub("", text).lower()
 
 
 def _overlap(candidate: str, declared: str) -> float:
@@ -51,6 +105,6 @@ def _overlap(candidate: str, declared: str) -> float:
     return min(shared / len(words), shared / len(title))
 
 
-def _strip_site_name(title: str) -> str:
+def _longest_part(title: str) -> str:
     parts = _SEPARATORS.split(title)
     return max(parts, key=len).strip() if len(parts) > 1 else title

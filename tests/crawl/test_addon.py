@@ -22,9 +22,11 @@ def _settings(**project: object) -> Settings:
 
 
 def _enabled(settings: Settings, name: str) -> dict[type, int | None]:
-    merged = settings.get_component_priority_dict_with_base(name)
+    # The component list Scrapy builds: the _BASE setting, then the project's;
+    # None switches a component off.
+    merged = dict(settings.getwithbase(name))
     return {load_object(path) if isinstance(path, str) else path: order
-            for path, order in merged.items()}
+            for path, order in merged.items() if order is not None}
 
 
 def test_the_add_on_enables_every_component():

@@ -1,0 +1,77 @@
+"""What the commands tell the user about their inputs and about a run that kept nothing.
+
+An input that is not an archive at all (a README renamed ``.warc``, an
+HTML page) is named in a warning and left out, rather than counted among
+damaged records where nobody would look. A run that keeps nothing because
+one filter refused every page says which filter, and which option sets it.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SNIFF_BYTES = 4096
+"""Bytes read from the start of an input to tell an archive from anything else."""
+_GZIP_MAGIC = b"\x1f\x8b"
+# A WARC record starts with its version line, an ARC file with its filedesc record.
+_ARCHIVE_STARTS = (b"WARC/", b"filedesc:")
+
+FILTER_OPTIONS = {
+    "filter/language": "--lang (CORPUSBOT_PROCESS_LANGUAGES)",
+    "filter/too-short": "--min-words (CORPUSBOT_PROCESS_MIN_WORDS)",
+    "filter/non-letters": "--max-nonletter-ratio (CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO)",
+}
+"""The option that sets each filter, named when that filter kept nothing."""
+
+
+def not_an_archive(path: Path) -> str | None:
+    """Why ``path`` is not a WARC or ARC file, or None when it starts like one.
+
+    A gzip file whose start cannot be inflated is left to the reader, which
+    counts it as damaged: only inputs that are plainly something else are named.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+    if not head:
+        return "it is empty"
+    if head.startswith(_GZIP_MAGIC):
+        try:
+            head = zlib.decompressobj(31).decompress(head)
+        except zlib.error:
+            return None
+    if head.lstrip(b"\r\n").startswith(_ARCHIVE_STARTS):
+        return None
+    return f"it starts with {head[:24]!r}, not a WARC or ARC record"
+
+
+def archives_only(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """``paths`` split into archives and the others, each other named in a warning."""
+    kept, refused = [], []
+    for path in paths:
+        try:
+            reason = not_an_archive(path)
+        except OSError as error:
+            reason = f"it cannot be read: {error.strerror or error}"
+        if reason:
+            log.warning("%s is not an archive (%s): skipped", path, reason)
+            refused.append(path)
+        else:
+            kept.append(path)
+    return kept, refused
+
+
+def warn_if_filtered_out(pages: int, kept: int, rejected: Mapping[str, int]) -> None:
+    """A warning naming the filter that refused the most pages, when no page was kept."""
+    filtered = {reason: count for reason, count in rejected.items()
+                if reason.startswith("filter/") and count}
+    if kept or not pages or not filtered:
+        return
+    reason, count = max(filtered.items(), key=lambda item: item[1])
+    option = FILTER_OPTIONS.get(reason, "the filter options")
+    log.warning("no page kept: %s refused %d of %d pages; check %s", reason, count, pages,
+                option)
