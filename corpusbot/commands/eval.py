@@ -1,11 +1,12 @@
 """Score corpusbot's extraction on a gold folder of ../shared/bench.
 
-DIR holds either ground-truth.json (scrapinghub layout: word 4-gram
-shingles, macro-averaged) or snippets.json (multilingual-dev layout:
-snippet substring tests, micro-averaged); see bench/README.md for the rules.
+DIR holds ground-truth.json (scrapinghub layout: word 4-gram shingles,
+macro-averaged), snippets.json (multilingual-dev layout: snippet substring
+tests, micro-averaged) or ground-truth/*.json (WCXB layout: bag of words,
+macro-averaged, also per page type); see bench/README.md for the rules.
 Prints precision, recall, F1 and pages per second (time inside extraction
-only). Exit status: 0 done, 1 DIR is not a gold folder, 2 some pages could
-not be loaded or made the extractor raise.
+only), and for WCXB a row per page type. Exit status: 0 done, 1 DIR is not
+a gold folder, 2 some pages could not be loaded or made the extractor raise.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ SNIPPET_WIDTH = 70
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dir", metavar="DIR", help="gold folder (scrapinghub or multilingual-dev)")
+    parser.add_argument(
+        "dir", metavar="DIR", help="gold folder (scrapinghub, multilingual-dev or WCXB layout)"
+    )
     parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT,
                         help="extraction mode")
     parser.add_argument(
@@ -46,6 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--worst", type=int, default=0, metavar="N", help="list the N pages with the lowest F1"
+    )
+    parser.add_argument(
+        "--type", default=None, metavar="T", help="--worst lists pages of this type only (WCXB)"
     )
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N pages only")
 
@@ -68,10 +74,11 @@ def run(args: argparse.Namespace) -> int:
         if page.error is not None:
             log.error("extraction raised on page %s: %s", page.key, page.error)
     if args.json:
-        print(json.dumps(_summary(result, args.mode, args.worst), ensure_ascii=False))
+        print(json.dumps(_summary(result, args.mode, args.worst, args.type),
+                         ensure_ascii=False))
     else:
         _print_table(result, args.mode)
-        _print_worst(result.worst(args.worst))
+        _print_worst(result.worst(args.worst, args.type))
     return EXIT_PARTIAL if gold_set.errors or result.failures else EXIT_OK
 
 
@@ -87,7 +94,7 @@ def _score_with_progress(gold_set: GoldSet, mode: str, show: bool) -> Score:
         return score(gold_set, _extractor(mode), on_page=lambda _page: bar.update())
 
 
-def _summary(result: Score, mode: str, worst: int) -> dict:
+def _summary(result: Score, mode: str, worst: int, page_type: str | None = None) -> dict:
     summary = {
         "set": result.set_name,
         "layout": result.layout,
@@ -100,8 +107,14 @@ def _summary(result: Score, mode: str, worst: int) -> dict:
         "failures": result.failures,
         "load_errors": result.load_errors,
     }
+    if result.by_type is not None:
+        summary["by_type"] = {
+            name: {"pages": t.pages, "precision": round(t.precision, 4),
+                   "recall": round(t.recall, 4), "f1": round(t.f1, 4)}
+            for name, t in result.by_type.items()
+        }
     if worst:
-        summary["worst"] = [_page_summary(page) for page in result.worst(worst)]
+        summary["worst"] = [_page_summary(page) for page in result.worst(worst, page_type)]
     return summary
 
 
@@ -109,6 +122,7 @@ def _page_summary(page: PageScore) -> dict:
     return {
         "key": page.key,
         "url": page.url,
+        "page_type": page.page_type,
         "f1": round(page.f1, 4),
         "tp": round(page.tp, 4),
         "fp": round(page.fp, 4),
@@ -126,6 +140,11 @@ def _print_table(result: Score, mode: str) -> None:
         f"{result.set_name:<20} {mode:<11} {result.pages:>5} {result.precision:>6.3f}"
         f" {result.recall:>6.3f} {result.f1:>6.3f} {result.pages_per_s:>8.1f}"
     )
+    for name, part in (result.by_type or {}).items():
+        print(
+            f"{'  ' + name:<20} {mode:<11} {part.pages:>5} {part.precision:>6.3f}"
+            f" {part.recall:>6.3f} {part.f1:>6.3f}"
+        )
 
 
 def _print_worst(pages: list[PageScore]) -> None:
@@ -134,7 +153,7 @@ def _print_worst(pages: list[PageScore]) -> None:
     for page in pages:
         print(
             f"{page.f1:6.3f}  {page.tp:.2f}/{page.fp:.2f}/{page.fn:.2f}"
-            f"  {page.output_chars:>7}  {page.url or page.key}"
+            f"  {page.output_chars:>7}  {page.page_type or ''} {page.key} {page.url or ''}"
         )
         for snippet in page.missed:
             print(f"        missed: {_clip(snippet)}")

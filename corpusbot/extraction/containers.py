@@ -36,9 +36,15 @@ BOILERPLATE_TAGS = frozenset({"aside", "footer", "figure", "figcaption", "time"}
 
 
 class ContainerNames:
-    """Decides, once per element, whether an element sits in a boilerplate container."""
+    """Decides, once per element, whether an element sits in a boilerplate container.
 
-    def __init__(self) -> None:
+    ``exempt`` elements are never boilerplate by their own name (their
+    ancestors' and descendants' names still count): the containers that
+    hold most of a page's good text (``default.exempt_holders``).
+    """
+
+    def __init__(self, exempt: frozenset[etree._Element] = frozenset()) -> None:
+        self._exempt = exempt
         self._verdicts: dict[etree._Element, bool] = {}
         # pages repeat a few class/id strings on many elements; the name
         # patterns are costly, so each string is read once
@@ -60,7 +66,19 @@ class ContainerNames:
             self._verdicts[node] = verdict
         return verdict
 
+    def container_of(self, element: etree._Element) -> etree._Element | None:
+        """The outermost ancestor-or-self whose own name marks boilerplate, if any."""
+        outermost = None
+        node: etree._Element | None = element
+        while node is not None and node.tag != "body":
+            if self._names_boilerplate(node):
+                outermost = node
+            node = node.getparent()
+        return outermost
+
     def _names_boilerplate(self, element: etree._Element) -> bool:
+        if element in self._exempt:
+            return False
         if element.tag in BOILERPLATE_TAGS:
             return True
         names = f"{element.get('class') or ''} {element.get('id') or ''}"

@@ -29,11 +29,12 @@ hidden elements and headline fixes: 0.956 / 0.902) + recovery 0.960 / 0.904;
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from corpusbot.extraction import boilerpipe, grandparent, justext
 from corpusbot.extraction.containers import ContainerNames
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.html.blocks import Block
+from corpusbot.html.blocks import Block, segment
 
 MAX_RECOVERED_LINK_DENSITY = justext.MAX_LINK_DENSITY_DEFAULT
 """A block recovered inside the region may have jusText's share of link text at most."""
@@ -41,6 +42,13 @@ MAX_RECOVERED_LINK_DENSITY = justext.MAX_LINK_DENSITY_DEFAULT
 MIN_GROUP_SHARE = 0.2
 """A group is kept at this share of the largest group's characters; 0.15 and
 0.1 trade scrapinghub precision for multilingual recall, 0.3 loses both."""
+
+SHORT_PAGE_WORDS = 8
+"""A page of at most this many visible words is kept whole (link-poor, unnamed
+blocks); a sentence cut off at ten words is still a truncated page."""
+
+HOLDER_SHARE = 0.5
+"""A named container holding this share of the candidates' text is not boilerplate."""
 
 # An adjacent section joins the article when it starts or ends at most
 # ADJACENT_GAP blocks from the article's span, both algorithms chose at least
@@ -53,13 +61,42 @@ ADJACENT_MIN_CHARS = 150
 
 
 def select(page: PageBlocks) -> list[Block]:
-    """The main-text blocks of the page, in document order."""
-    names = ContainerNames()
+    """The main-text blocks of the page, in document order.
+
+    A page whose visible blocks give nothing is read again with the content
+    it hides (``<noscript>``, ``hidden``: pages rendered by scripts give
+    crawlers their text there), and a page of a few words keeps them.
+    """
+    kept = compose(page)
+    if kept:
+        return kept
+    with_hidden = segment(page.root, skip_hidden=False)
+    if len(with_hidden) > len(page.blocks):
+        kept = compose(replace(page, blocks=with_hidden))
+    return kept or short_page(page.blocks)
+
+
+def compose(page: PageBlocks) -> list[Block]:
+    """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
     chosen, agreed = candidates_of(page)
+    names = ContainerNames(exempt_holders(chosen, ContainerNames()))
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     kept = article_region(candidates, agreed)
     kept = recover_inside(page.blocks, kept, names)
     return drop_headline(kept, page.title)
+
+
+def short_page(blocks: Sequence[Block]) -> list[Block]:
+    """All link-poor, unnamed blocks of a page whose whole text is a few words.
+
+    Both algorithms need paragraph-long text to call a block content; a
+    page of ``SHORT_PAGE_WORDS`` words or fewer has nothing else to offer.
+    """
+    if sum(b.words for b in blocks) > SHORT_PAGE_WORDS:
+        return []
+    names = ContainerNames()
+    return [b for b in blocks
+            if b.link_density <= MAX_RECOVERED_LINK_DENSITY and not names.is_boilerplate(b.element)]
 
 
 def candidates_of(page: PageBlocks) -> tuple[list[Block], set[int]]:
@@ -68,6 +105,25 @@ def candidates_of(page: PageBlocks) -> tuple[list[Block], set[int]]:
     by_boilerpipe = {id(b) for b in boilerpipe.select(page.blocks, page.title)}
     chosen = by_justext | by_boilerpipe
     return [b for b in page.blocks if id(b) in chosen], by_justext & by_boilerpipe
+
+
+def exempt_holders(chosen: Sequence[Block], names: ContainerNames) -> frozenset:
+    """Boilerplate-named containers that hold most of the candidates' text.
+
+    A forum thread inside ``div#comments``, an article inside
+    ``div.share_wrapper`` or ``aside.blogPost``: a name on the container of
+    most of the good text is not boilerplate. Each removed candidate is
+    charged to its outermost named container; one holding ``HOLDER_SHARE``
+    of all candidate text is exempt from its name.
+    """
+    total = grandparent.group_chars(chosen)
+    held: dict[object, int] = {}
+    for block in chosen:
+        if names.is_boilerplate(block.element):
+            container = names.container_of(block.element)
+            if container is not None:
+                held[container] = held.get(container, 0) + block.chars
+    return frozenset(c for c, chars in held.items() if chars >= HOLDER_SHARE * total)
 
 
 def article_region(

@@ -1,36 +1,45 @@
 """Score main-text extraction against a gold folder of ``../shared/bench``.
 
-Two layouts are understood, told apart by the JSON file at the top of the
-folder (the rules are those of ``bench/README.md``, so that a score here
-matches the published tables):
+The layouts are read by ``corpusbot.extraction.goldsets``; the rules are
+those of ``bench/README.md``, so that a score here matches the published
+tables:
 
-- ``scrapinghub`` (``ground-truth.json``: key -> ``articleBody``, ``url``;
-  ``html/<key>.html.gz``): word 4-gram shingles, TP/FP/FN normalised per
-  page, precision and recall macro-averaged over pages, F1 from the two.
-- ``multilingual-dev`` (``snippets.json``: url -> ``file``, ``with``,
-  ``without``; ``html/<file>``): whitespace-normalised substring test of
-  each snippet, TP/FP/FN/TN summed over all pages, then P, R, F1.
+- ``scrapinghub``: word 4-gram shingles, TP/FP/FN normalised per page,
+  precision and recall macro-averaged over pages, F1 from the two.
+- ``multilingual-dev``: whitespace-normalised substring test of each
+  snippet, TP/FP/FN/TN summed over all pages, then P, R, F1.
+- ``wcxb``: lower-cased bag of words, per-page P, R and F1 (an empty gold
+  scores 1.0 only against an empty output; an empty output scores 0),
+  each averaged over pages, overall and per page type.
 
-The gold HTML is handed to the extractor as raw bytes, so that decoding is
-part of what is scored and timed; only the time spent inside the extractor
-counts towards pages per second.
+Only the time spent inside the extractor counts towards pages per second.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 import time
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-SCRAPINGHUB = "scrapinghub"
-SNIPPETS = "multilingual-dev"
-LAYOUT_FILES = {SCRAPINGHUB: "ground-truth.json", SNIPPETS: "snippets.json"}
+from corpusbot.extraction.goldsets import (
+    LAYOUT_FILES,
+    SCRAPINGHUB,
+    SNIPPETS,
+    WCXB,
+    GoldPage,
+    GoldSet,
+    NotAGoldFolder,
+    detect_layout,
+    load_gold,
+)
+
+__all__ = [
+    "LAYOUT_FILES", "SCRAPINGHUB", "SNIPPETS", "WCXB", "GoldPage", "GoldSet", "NotAGoldFolder",
+    "PageScore", "Score", "TypeScore", "detect_layout", "load_gold", "score",
+]
+
 SHINGLE_SIZE = 4
 """Words per shingle, as in the Scrapinghub article-extraction benchmark."""
 
@@ -40,50 +49,15 @@ ExtractFn = Callable[[bytes, str | None], str]
 """An extractor under test: raw HTML bytes and the page URL in, text out."""
 
 
-class NotAGoldFolder(ValueError):
-    """The folder holds neither ``ground-truth.json`` nor ``snippets.json``."""
-
-
-@dataclass(slots=True, frozen=True)
-class GoldPage:
-    """One annotated page: its HTML bytes and the gold of its layout.
-
-    ``body`` is the full article text (scrapinghub); ``with_`` and
-    ``without`` are the snippets that must and must not appear (snippets).
-    """
-
-    key: str
-    url: str | None
-    html: bytes
-    body: str | None = None
-    with_: tuple[str, ...] = ()
-    without: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class GoldSet:
-    """The loaded pages of one gold folder, and the pages that failed to load."""
-
-    name: str
-    layout: str
-    path: Path
-    pages: list[GoldPage] = field(default_factory=list)
-    errors: dict[str, str] = field(default_factory=dict)
-
-    def __iter__(self) -> Iterator[GoldPage]:
-        return iter(self.pages)
-
-    def __len__(self) -> int:
-        return len(self.pages)
-
 
 @dataclass(slots=True, frozen=True)
 class PageScore:
     """The score of one page, kept for error analysis.
 
     For shingles, ``tp``/``fp``/``fn`` are already normalised by their sum;
-    for snippets they are counts, and ``missed``/``leaked`` list the ``with``
-    snippets not found and the ``without`` snippets found.
+    for snippets and the bag of words they are counts, and
+    ``missed``/``leaked`` list the ``with`` snippets not found and the
+    ``without`` snippets found.
     """
 
     key: str
@@ -97,6 +71,7 @@ class PageScore:
     missed: tuple[str, ...] = ()
     leaked: tuple[str, ...] = ()
     error: str | None = None
+    page_type: str | None = None
 
     @property
     def f1(self) -> float:
@@ -106,8 +81,18 @@ class PageScore:
 
 
 @dataclass(slots=True, frozen=True)
+class TypeScore:
+    """The score of one extractor on the pages of one type."""
+
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(slots=True, frozen=True)
 class Score:
-    """The score of one extractor on one gold set."""
+    """The score of one extractor on one gold set; ``by_type`` per page type (wcxb)."""
 
     set_name: str
     layout: str
@@ -117,6 +102,7 @@ class Score:
     seconds: float
     details: tuple[PageScore, ...]
     load_errors: int = 0
+    by_type: dict[str, TypeScore] | None = None
 
     @property
     def pages(self) -> int:
@@ -131,76 +117,11 @@ class Score:
         """Pages on which the extractor raised (scored as empty output)."""
         return sum(1 for page in self.details if page.error is not None)
 
-    def worst(self, n: int) -> list[PageScore]:
-        """The ``n`` pages with the lowest F1, most misses and leaks first among ties."""
-        ranked = sorted(self.details, key=lambda p: (p.f1, -(p.fp + p.fn), p.key))
+    def worst(self, n: int, page_type: str | None = None) -> list[PageScore]:
+        """The ``n`` pages (of ``page_type`` when given) with the lowest F1, most misses first."""
+        pages = [p for p in self.details if page_type is None or p.page_type == page_type]
+        ranked = sorted(pages, key=lambda p: (p.f1, -(p.fp + p.fn), p.key))
         return ranked[:n]
-
-
-def detect_layout(path: Path) -> str:
-    """Name the layout of a gold folder from the JSON file it holds."""
-    for layout, filename in LAYOUT_FILES.items():
-        if (path / filename).is_file():
-            return layout
-    expected = " or ".join(LAYOUT_FILES.values())
-    raise NotAGoldFolder(f"{path} is not a gold folder: it has no {expected}")
-
-
-def load_gold(path: str | Path, limit: int | None = None) -> GoldSet:
-    """Load a gold folder (first ``limit`` pages in file order when given).
-
-    A page whose HTML is missing or damaged is left out and named in
-    ``errors``, so that one bad file does not stop a run.
-    """
-    path = Path(path)
-    layout = detect_layout(path)
-    entries = list(_read_gold_json(path / LAYOUT_FILES[layout]).items())[:limit]
-    gold_set = GoldSet(name=path.name, layout=layout, path=path)
-    load_page = _scrapinghub_page if layout == SCRAPINGHUB else _snippets_page
-    for key, entry in entries:
-        try:
-            page = load_page(path, key, entry)
-        except (OSError, EOFError, zlib.error, KeyError, TypeError) as exc:
-            gold_set.errors[key] = f"{type(exc).__name__}: {exc}"
-            continue
-        gold_set.pages.append(page)
-    return gold_set
-
-
-def _read_gold_json(path: Path) -> dict:
-    """The gold annotations; an unreadable file makes the whole folder unusable."""
-    try:
-        gold = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise NotAGoldFolder(f"{path} cannot be read: {exc}") from exc
-    if not isinstance(gold, dict):
-        raise NotAGoldFolder(f"{path} is not a JSON object keyed by page")
-    return gold
-
-
-def _scrapinghub_page(root: Path, key: str, entry: dict) -> GoldPage:
-    html = _read_html(root / "html" / f"{key}.html.gz")
-    return GoldPage(key=key, url=entry.get("url"), html=html, body=entry["articleBody"] or "")
-
-
-def _snippets_page(root: Path, key: str, entry: dict) -> GoldPage:
-    # Most keys are page URLs; a few are labels like "hard::site-name.html".
-    url = key if key.startswith(("http://", "https://")) else None
-    return GoldPage(
-        key=key,
-        url=url,
-        html=_read_html(root / "html" / entry["file"]),
-        with_=tuple(s for s in entry.get("with") or () if s),
-        without=tuple(s for s in entry.get("without") or () if s),
-    )
-
-
-def _read_html(path: Path) -> bytes:
-    """The HTML bytes of a gold file, gunzipped when it is gzip, plain otherwise."""
-    if not path.exists() and path.suffix == ".gz":
-        path = path.with_suffix("")
-    data = path.read_bytes()
-    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
 
 
 def tokens(text: str) -> list[str]:
@@ -253,8 +174,9 @@ def score_page(layout: str, page: GoldPage, output: str) -> PageScore:
     """Score one extractor output against its gold page."""
     if layout == SNIPPETS:
         return snippet_counts(page, output)
-    tp, fp, fn = shingle_counts(page.body or "", output)
-    return PageScore(key=page.key, url=page.url, tp=tp, fp=fp, fn=fn)
+    counts = bag_counts if layout == WCXB else shingle_counts
+    tp, fp, fn = counts(page.body or "", output)
+    return PageScore(key=page.key, url=page.url, tp=tp, fp=fp, fn=fn, page_type=page.page_type)
 
 
 def _precision(tp: float, fp: float, fn: float) -> float:
@@ -295,6 +217,47 @@ def micro_average(details: list[PageScore]) -> tuple[float, float, float]:
     return precision, recall, _f1(precision, recall)
 
 
+
+def words(text: str) -> Counter[str]:
+    """WCXB's bag of words: lower-cased ``\\w+`` tokens counted as a multiset."""
+    return Counter(token.lower() for token in _TOKEN.findall(text or ""))
+
+
+def bag_counts(gold: str, output: str) -> tuple[int, int, int]:
+    """Words in both (overlap), only in the output, only in the gold."""
+    expected, found = words(gold), words(output)
+    overlap = sum((expected & found).values())
+    return overlap, sum(found.values()) - overlap, sum(expected.values()) - overlap
+
+
+def bag_page_scores(page: PageScore) -> tuple[float, float, float]:
+    """Per-page P, R, F1 of WCXB: an empty gold is 1.0 only against an empty output."""
+    predicted, gold = page.tp + page.fp, page.tp + page.fn
+    if not gold:
+        perfect = float(not predicted)
+        return perfect, perfect, perfect
+    if not predicted:
+        return 0.0, 0.0, 0.0
+    precision, recall = page.tp / predicted, page.tp / gold
+    return precision, recall, _f1(precision, recall)
+
+
+def bag_average(details: list[PageScore]) -> tuple[float, float, float]:
+    """WCXB's P, R and F1: each one averaged over all pages."""
+    per_page = [bag_page_scores(p) for p in details]
+    return tuple(_mean([scores[i] for scores in per_page]) for i in range(3))  # type: ignore[return-value]
+
+
+def by_page_type(details: list[PageScore]) -> dict[str, TypeScore]:
+    """WCXB's scores per page type, largest type first; empty when no page has a type."""
+    types: dict[str, list[PageScore]] = {}
+    for page in details:
+        if page.page_type:
+            types.setdefault(page.page_type, []).append(page)
+    ordered = sorted(types.items(), key=lambda item: (-len(item[1]), item[0]))
+    return {name: TypeScore(len(pages), *bag_average(pages)) for name, pages in ordered}
+
+
 def _run_one(extract_fn: ExtractFn, page: GoldPage) -> tuple[str, float, str | None]:
     """Call the extractor on one page: its output, the seconds inside it, its error if any."""
     start = time.perf_counter()
@@ -329,7 +292,7 @@ def score(
         details.append(result)
         if on_page is not None:
             on_page(result)
-    average = micro_average if gold_set.layout == SNIPPETS else macro_average
+    average = AVERAGES[gold_set.layout]
     precision, recall, f1 = average(details)
     return Score(
         set_name=gold_set.name,
@@ -340,4 +303,9 @@ def score(
         seconds=sum(p.seconds for p in details),
         details=tuple(details),
         load_errors=len(gold_set.errors),
+        by_type=by_page_type(details) if gold_set.layout == WCXB else None,
     )
+
+
+AVERAGES = {SCRAPINGHUB: macro_average, SNIPPETS: micro_average, WCXB: bag_average}
+"""How each layout turns its page scores into the set's P, R and F1."""

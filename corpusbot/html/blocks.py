@@ -189,12 +189,14 @@ def _block(
 
 
 def is_hidden(element: etree._Element) -> bool:
-    """Whether the page hides ``element`` itself: ``hidden``, ``aria-hidden``, ``display:none``.
+    """Whether the page hides ``element``: ``hidden``, ``aria-hidden``, ``display:none``, noscript.
 
     Pages hide duplicate copies of the article, dialogs and templates this
     way; jusText's preprocessing keeps them.
     """
     if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    if element.tag == "noscript":
         return True
     style = element.get("style")
     return style is not None and _DISPLAY_NONE.search(style) is not None

@@ -16,9 +16,11 @@ from lxml import etree
 # Subtrees whose text no reader sees, dropped with their content; their tails
 # (the text after them) stay. The list follows jusText's preprocessor (head,
 # scripts, styles, embedded objects, form controls), plus the HTML5
-# containers of hidden markup (noscript, template) and inline graphics.
+# container of hidden markup (template) and inline graphics. ``<noscript>``
+# stays in the tree as a hidden element (``blocks.is_hidden``): pages that
+# render their text with scripts give crawlers their text there.
 INVISIBLE_TAGS = (
-    "head", "script", "style", "noscript", "template", "applet", "button", "input",
+    "head", "script", "style", "template", "applet", "button", "input",
     "select", "textarea", "meta", "link", "base", "svg", "math", "object", "embed",
     "iframe", "frame", "frameset", "canvas", "video", "audio", "map",
 )
@@ -82,7 +84,52 @@ def parse_html(text: str | bytes, *, html_elements: bool = False) -> etree._Elem
         raise ParseError(f"unparseable HTML: {exc}") from exc
     if root is None:
         raise ParseError("unparseable HTML")
+    repair_body(root)
     return root
+
+
+# Elements that belong in <head>; any other start tag there means the body began.
+HEAD_TAGS = frozenset({
+    "title", "meta", "link", "base", "style", "script", "noscript", "template",
+})
+
+
+def repair_body(root: etree._Element) -> None:
+    """Move a body that libxml2 nested inside ``<head>`` back under ``<html>``.
+
+    libxml2 keeps an unclosed unknown element in the head (``<mbox>``) open,
+    so the ``<body>`` and everything after it land inside the head, which is
+    cut as invisible: the page would lose all its text. When the real body
+    is missing or empty, the nested ``<body>`` (else the head's first
+    element that is no head element, and what follows it) moves into it.
+    """
+    head, body = root.find("head"), root.find("body")
+    if head is None or (body is not None and _has_content(body)):
+        return
+    nested = head.find(".//body")
+    moved = [nested] if nested is not None else _body_content(head)
+    if not moved:
+        return
+    if body is None:
+        body = etree.SubElement(root, "body")
+    if nested is not None:
+        body.attrib.update(nested.attrib)
+        body.text = (body.text or "") + (nested.text or "")
+        moved = list(nested)
+        nested.getparent().remove(nested)
+    body.extend(moved)
+
+
+def _has_content(element: etree._Element) -> bool:
+    return len(element) > 0 or bool((element.text or "").strip())
+
+
+def _body_content(head: etree._Element) -> list[etree._Element]:
+    """The head's first element that is no head element, and its following siblings."""
+    for child in head:
+        if isinstance(child.tag, str) and child.tag not in HEAD_TAGS:
+            return [child, *child.itersiblings()]
+    return []
 
 
 def read_head(root: etree._Element) -> Head:

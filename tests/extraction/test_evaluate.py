@@ -11,9 +11,13 @@ import pytest
 from corpusbot.extraction.evaluate import (
     SCRAPINGHUB,
     SNIPPETS,
+    WCXB,
     GoldPage,
     NotAGoldFolder,
     PageScore,
+    TypeScore,
+    bag_counts,
+    bag_page_scores,
     load_gold,
     macro_average,
     micro_average,
@@ -22,6 +26,7 @@ from corpusbot.extraction.evaluate import (
     shingle_counts,
     shingles,
     snippet_counts,
+    words,
 )
 from tests.conftest import FIXTURES_DIR, bench_dir, needs_bench
 
@@ -278,3 +283,84 @@ def test_on_page_is_called_per_page():
 def test_full_gold_sets_load():
     assert len(load_gold(bench_dir() / "scrapinghub")) == 181
     assert len(load_gold(bench_dir() / "multilingual-dev")) == 291
+
+
+# WCXB: bag of words, per-page P/R/F1 averaged over pages, per page type
+
+WCXB_OUTPUTS = {"0001": "the ferry sails today", "0002": "", "0003": ""}
+"""Hand-scored outputs: 0001 overlaps 3 of its 4 words with the 8 gold words
+(the twice, ferry twice, sails, at, noon, returns): P 3/4, R 3/8, F1 1/2; 0002 is
+empty against a gold text: 0; 0003 is empty against an empty gold: 1."""
+
+
+def wcxb_outputs(gold_set):
+    by_html = {p.html: WCXB_OUTPUTS[p.key] for p in gold_set}
+    return lambda html, url: by_html[html]
+
+
+def test_load_wcxb_layout():
+    gold_set = load_gold(GOLD / "wcxb")
+    assert gold_set.layout == WCXB
+    assert [p.key for p in gold_set] == ["0001", "0002", "0003"]
+    first, second, third = gold_set.pages
+    assert first.body.startswith("The Ferry") and first.url == "https://example.org/ferry"
+    assert first.meta.author == "Ana Lopes" and first.meta.date == "2025-09-04"
+    # "category" is the type WCXB's tables call "collection"
+    assert [p.page_type for p in gold_set] == ["article", "collection", "service"]
+    assert third.body == ""  # no main_content: an empty gold text
+    assert gzip.decompress(gzip.compress(second.html)).startswith(b"<html>")
+
+
+def test_bag_of_words_is_lower_cased_multiset():
+    assert words("The ferry, the FERRY!") == Counter({"the": 2, "ferry": 2})
+    assert bag_counts("The Ferry sails at noon. The ferry returns.", "the ferry sails today") == (
+        3, 1, 5
+    )
+
+
+def test_bag_page_rules_for_empty_gold_and_output():
+    empty_both = PageScore("a", None, 0, 0, 0)
+    assert bag_page_scores(empty_both) == (1.0, 1.0, 1.0)
+    assert bag_page_scores(PageScore("b", None, 0, 4, 0)) == (0.0, 0.0, 0.0)  # empty gold
+    assert bag_page_scores(PageScore("c", None, 0, 0, 4)) == (0.0, 0.0, 0.0)  # empty output
+
+
+def test_wcxb_scores_hand_computed():
+    result = score(load_gold(GOLD / "wcxb"), wcxb_outputs(load_gold(GOLD / "wcxb")))
+    assert result.precision == pytest.approx((0.75 + 0 + 1) / 3)
+    assert result.recall == pytest.approx((0.375 + 0 + 1) / 3)
+    # F1 is the mean of the pages' F1 (0.5, 0, 1), not the F1 of the means (0.513)
+    assert result.f1 == pytest.approx(0.5)
+    assert result.by_type["article"] == TypeScore(1, 0.75, 0.375, pytest.approx(0.5))
+    assert result.by_type["collection"].f1 == 0.0
+    assert result.by_type["service"].f1 == 1.0
+    assert list(result.by_type) == ["article", "collection", "service"]
+
+
+def test_wcxb_gold_text_scores_perfect_and_worst_filters_by_type():
+    gold_set = load_gold(GOLD / "wcxb")
+    result = score(gold_set, gold_text_extractor(gold_set))
+    assert (result.precision, result.recall, result.f1) == (1.0, 1.0, 1.0)
+    assert [p.key for p in result.worst(5, "collection")] == ["0002"]
+
+
+def test_other_layouts_have_no_page_types():
+    result = score(load_gold(GOLD / "scrapinghub"), lambda html, url: "")
+    assert result.by_type is None
+
+
+def test_wcxb_page_without_html_is_named_and_skipped(tmp_path):
+    folder = shutil.copytree(GOLD / "wcxb", tmp_path / "w")
+    (folder / "html" / "0002.html.gz").unlink()
+    gold_set = load_gold(folder)
+    assert [p.key for p in gold_set] == ["0001", "0003"]
+    assert "0002" in gold_set.errors
+
+
+@needs_bench
+def test_wcxb_dev_loads_every_page():
+    gold_set = load_gold(bench_dir() / "wcxb-dev")
+    assert len(gold_set) == 1497 and not gold_set.errors
+    assert {p.page_type for p in gold_set} == {
+        "article", "service", "product", "collection", "forum", "listing", "documentation"
+    }
