@@ -35,10 +35,16 @@ from typing import BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader
-from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
-from warcio.statusandheaders import StatusAndHeadersParserException
 
+from corpusbot.archive.bounded import (
+    MAX_RECORD_BYTES_DEFAULT,
+    ArchiveDamage,
+    PayloadDamage,
+    RecordTooLarge,
+    bounded_iterator,
+    content_stream,
+)
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
@@ -73,9 +79,6 @@ _WARC_START = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
 _ARC_START = re.compile(rb"(?:^|\n)(\S+ \d{1,3}(?:\.\d{1,3}){3} \d{14} \S* \d+\n)")
 _SCAN_BYTES = 1 << 20
 _URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:\S")
-# What a damaged archive raises from warcio, gzip or the parsers beneath it.
-_DAMAGE = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError,
-           ValueError, IndexError, UnicodeDecodeError)
 
 
 @dataclass(slots=True, frozen=True)
@@ -84,6 +87,7 @@ class ReaderOptions:
 
     statuses: frozenset[int] = STATUSES_DEFAULT
     max_body_bytes: int = MAX_BODY_BYTES_DEFAULT
+    max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT
 
 
 @dataclass(slots=True, frozen=True)
@@ -137,30 +141,41 @@ class ArchiveReader:
             handle.close()
 
     def _read_from(self, handle: BinaryIO, source: str, start: int) -> Iterator[Record]:
+        gzipped = source.lower().endswith(".gz") or handle.read(3) == _GZIP_MAGIC
         position: int | None = start
-        gzipped = handle.read(2) == _GZIP_MAGIC[:2]
-        # Counted once per damaged stretch: the scan for the next record can
-        # land on bytes that only look like a gzip header inside the same damage.
+        # Counted once per damaged stretch: one cut or flip is one problem.
         in_damage = False
         while position is not None:
             handle.seek(position)
-            records = ArchiveIterator(handle, arc2warc=True, block_size=READ_BLOCK)
+            records = bounded_iterator(handle, READ_BLOCK, gzipped,
+                                       self.options.max_record_bytes)
+            failed_at = position
             try:
-                while (record := self._next(records, source)) is not None:
+                while True:
+                    # Where the next record starts; a whole-file gzip makes warcio's
+                    # offsets meaningless, so never step back.
+                    failed_at = max(records.offset, position)
+                    if (record := self._next(records, source)) is None:
+                        break
                     if record.skipped == DAMAGED and in_damage:
                         continue
                     in_damage = record.skipped == DAMAGED
                     yield record
-                if _has_tail(handle, records.offset):  # warcio ends quietly on a cut record
-                    logger.warning("%s: truncated after offset %d", source, records.offset)
-                    yield Record(source, os.fstat(handle.fileno()).st_size, skipped=DAMAGED)
-                return
-            except _DAMAGE as error:
-                # A whole-file gzip makes warcio's offsets meaningless: never step back.
-                failed_at = max(records.offset, position)
-                logger.warning("%s: damaged record at offset %d: %s", source, failed_at, error)
+                failed_at = records.offset
+                if not _has_tail(handle, failed_at):
+                    return
+                problem = "unreadable bytes (a cut or damaged record)"
+            except RecordTooLarge as error:
+                problem = str(error)
+                yield Record(source, failed_at, skipped=SKIPPED_TOO_LARGE)
+                in_damage = True  # what follows up to the next record is its own tail
+            except Exception as error:  # any exception from a damaged file is its damage
+                problem = f"{type(error).__name__}: {_short(error)}"
             position = _resync(handle, failed_at + 1, gzipped)
             if not in_damage:
+                logger.warning("%s: damaged at offset %d: %s; %s", source, failed_at, problem,
+                               "no record after it" if position is None
+                               else f"reading again from offset {position}")
                 yield Record(source, position if position is not None else failed_at,
                              skipped=DAMAGED)
             in_damage = True
@@ -180,8 +195,9 @@ class ArchiveReader:
         # (past the blank lines that separate uncompressed records).
         end = records.offset
         if getattr(record.raw_stream, "limit", 0) > 0:
-            logger.warning("%s: record at offset %d is truncated", source, offset)
-            return Record(source, end, skipped=DAMAGED)
+            # Its Content-Length runs past its gzip member or the file: the records it
+            # seemed to hold are found again by resynchronising after its start.
+            raise ArchiveDamage("a record is cut short, or its Content-Length is too large")
         if page is not None:
             page = replace(page, offset=offset)
         return Record(source, end, page=page, skipped=skipped)
@@ -202,8 +218,8 @@ class ArchiveReader:
         if not _decodable(record):
             return None, SKIPPED_BAD_ENCODING
         try:
-            body = record.content_stream().read(limit + 1)
-        except (zlib.error, OSError, ValueError) as error:
+            body = content_stream(record).read(limit + 1)
+        except (zlib.error, OSError, PayloadDamage) as error:
             logger.info("%s: content decoding failed: %s", source, error)
             return None, SKIPPED_BAD_ENCODING
         if len(body) > limit:
@@ -270,26 +286,51 @@ def _has_tail(handle: BinaryIO, end: int) -> bool:
 
 
 def _resync(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
-    """The offset of the next plausible record start at or after ``position``, if any."""
+    """The offset of the next record start at or after ``position``, if any: a gzip
+    member that inflates to a record header, or a record header line."""
     handle.seek(position)
     carry = b""
     base = position
     while chunk := handle.read(_SCAN_BYTES):
         window = carry + chunk
-        found = _find_start(window, gzipped)
+        origin = base - len(carry)
+        found = (_find_member(handle, window, origin) if gzipped
+                 else _find_start(window))
         if found is not None:
-            return base - len(carry) + found
+            return origin + found
         carry = window[-64:]
         base += len(chunk)
     return None
 
 
-def _find_start(window: bytes, gzipped: bool) -> int | None:
-    if gzipped:
-        found = window.find(_GZIP_MAGIC)
-        return found if found >= 0 else None
+def _find_member(handle: BinaryIO, window: bytes, origin: int) -> int | None:
+    """The first gzip magic in ``window`` whose member starts with a record header; the
+    three magic bytes also occur by chance inside compressed data."""
+    found = window.find(_GZIP_MAGIC)
+    while found >= 0:
+        head = os.pread(handle.fileno(), _SNIFF_BYTES, origin + found)
+        try:
+            text = zlib.decompressobj(31).decompress(head, 64)
+        except zlib.error:
+            text = b""
+        if _find_start(text) == 0:
+            return found
+        found = window.find(_GZIP_MAGIC, found + 1)
+    return None
+
+
+def _find_start(window: bytes) -> int | None:
     match = _WARC_START.search(window) or _ARC_START.search(window)
     return match.start(1) if match else None
+
+
+def _short(error: Exception) -> str:
+    """An exception's message cut to one short line: warcio quotes whole damaged lines."""
+    text = " ".join(str(error).split())
+    if "warcio recompress" in text:
+        return ("one gzip stream over several records, where each record needs its own"
+                " gzip member: rewrite the file with `warcio recompress IN OUT`")
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def find_archives(patterns: list[str]) -> tuple[list[Path], list[str]]:

@@ -45,6 +45,8 @@ class Extraction:
     mode: str
     encoding: str | None = None
     reason: str | None = None
+    cuts: tuple[str, ...] = ()
+    """What ``corpusbot.html.bounds`` cut from the page before parsing, by reason."""
 
 
 def extract(
@@ -98,7 +100,7 @@ def _extract(
     if not decode.looks_like_html(decoded.text):
         return _empty(mode, "not-html", decoded.encoding)
     try:
-        root = dom.parse_html(decoded.utf8 or decoded.text)
+        root, cuts = dom.parse_bounded(decoded.utf8 or decoded.text)
     except dom.ParseError:
         return _empty(mode, "unparseable", decoded.encoding)
     if on_tree is not None:
@@ -120,6 +122,7 @@ def _extract(
         mode=mode,
         encoding=decoded.encoding,
         reason=None if paragraphs else "no-main-text",
+        cuts=cuts,
     )
 
 

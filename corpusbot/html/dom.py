@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
+from corpusbot.html import bounds
+
 # Subtrees whose text no reader sees, dropped with their content; their tails
 # (the text after them) stay. The list follows jusText's preprocessor (head,
 # scripts, styles, embedded objects, form controls), plus the HTML5
@@ -29,7 +31,8 @@ INVISIBLE_TAGS = (
 UNWRAPPED_TAGS = ("form", "layer", "param")
 
 # libxml2 stops nesting at 256 levels without XML_PARSE_HUGE, which is what
-# keeps 10^5-deep documents from exhausting the stack; huge_tree stays off.
+# keeps 10^5-deep documents from exhausting the stack; huge_tree stays off
+# (corpusbot.html.bounds keeps every page within libxml2's other limits).
 # The decoded text goes to libxml2 as UTF-8 with the encoding fixed, which
 # parses a sixth faster than a str and keeps libxml2 from acting on the
 # page's own (already handled) charset declarations; nothing reads ids.
@@ -63,7 +66,8 @@ class ParseError(ValueError):
     """The input holds no parseable HTML document."""
 
 
-def parse_html(text: str | bytes, *, html_elements: bool = False) -> etree._Element:
+def parse_html(text: str | bytes, *, html_elements: bool = False,
+               parser: etree.HTMLParser | None = None) -> etree._Element:
     """Parse decoded HTML, or valid UTF-8 bytes, into a tree rooted at ``<html>``.
 
     Plain lxml elements by default: ``lxml.html``'s element classes cost a
@@ -79,7 +83,7 @@ def parse_html(text: str | bytes, *, html_elements: bool = False) -> etree._Elem
         if html_elements:
             root = lxml.html.document_fromstring(data, lxml.html.HTMLParser(**_PARSER_OPTIONS))
         else:
-            root = etree.fromstring(data, etree.HTMLParser(**_PARSER_OPTIONS))
+            root = etree.fromstring(data, parser or etree.HTMLParser(**_PARSER_OPTIONS))
     except (etree.ParserError, ValueError) as exc:
         raise ParseError(f"unparseable HTML: {exc}") from exc
     if root is None:
@@ -130,6 +134,28 @@ def _body_content(head: etree._Element) -> list[etree._Element]:
         if isinstance(child.tag, str) and child.tag not in HEAD_TAGS:
             return [child, *child.itersiblings()]
     return []
+
+
+def parse_bounded(text: str | bytes) -> tuple[etree._Element, tuple[str, ...]]:
+    """``parse_html`` of ``text`` within ``corpusbot.html.bounds``, and what was cut.
+
+    A page nested past libxml2's depth limit loses everything after the deep
+    part; it is parsed again without its runs of opening tags (a nesting bomb's
+    shape), and the cut is reported as ``html/cut/nesting`` either way.
+    """
+    bounded = bounds.bound(text)
+    parser = etree.HTMLParser(**_PARSER_OPTIONS)
+    root = parse_html(bounded.text, parser=parser)
+    if not _too_deep(parser):
+        return root, bounded.cuts
+    flatter = bounds.cut_open_runs(bounded.text)
+    if flatter != bounded.text and flatter.strip():
+        root = parse_html(flatter)
+    return root, (*bounded.cuts, "html/cut/nesting")
+
+
+def _too_deep(parser: etree.HTMLParser) -> bool:
+    return any("Excessive depth" in entry.message for entry in parser.error_log)
 
 
 def read_head(root: etree._Element) -> Head:

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from corpusbot import Extraction, extract, extract_text
+from corpusbot.html.bounds import MAX_HTML_CHARS
 
 PARAGRAPH = (
     "Die Stadt hat am Montag mitgeteilt, dass die neue Brücke über den Fluss im Frühjahr "
@@ -83,13 +84,15 @@ def test_bad_input_gives_an_empty_extraction_with_a_reason(html: bytes | str, re
     assert (result.text, result.paragraphs, result.reason) == ("", (), reason)
 
 
-def test_a_20_megabyte_page_is_extracted_without_error():
+def test_a_20_megabyte_page_keeps_its_text_up_to_the_size_bound():
     copies = 20_000_000 // len(PARA) + 1
     html = ("<html><body>" + PARA * copies + "</body></html>").encode()
     assert len(html) >= 20_000_000
     result = extract(html)
     assert result.reason is None
-    assert len(result.paragraphs) == copies
+    assert result.cuts == ("html/cut/size",)
+    # every whole paragraph before the bound, none after it
+    assert abs(len(result.paragraphs) - MAX_HTML_CHARS // len(PARA)) <= 1
 
 
 def test_paragraphs_are_single_lines_but_preformatted_text_keeps_its_lines():

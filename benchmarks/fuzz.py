@@ -1,0 +1,112 @@
+"""The long fuzzing run: ``extract()`` and the archive reader on 100,000 edited real inputs each.
+
+The strategies and properties are those of the CI run (``tests/fuzzing.py``):
+real pages (the fixtures and ../shared/bench) and small real archives (the
+bundled sample, the fixture archive) changed by hypothesis-drawn edits. A
+failure (an exception, or an input over ``--budget`` seconds) is shrunk by
+hypothesis and printed; the run reports inputs tried, the five slowest, the
+cuts made before parsing, and the peak RSS sampled every 5,000 inputs.
+
+    python benchmarks/fuzz.py [--examples 100000] [--target extract|reader|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests import fuzzing  # noqa: E402
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def sample(tally: fuzzing.Tally, memory: list, name: str) -> None:
+    """Every 5,000 inputs: the peak RSS so far, also shown as progress."""
+    if tally.inputs % 5000 == 0:
+        memory.append((tally.inputs, round(rss_mb())))
+        print(f"{name}: {tally.inputs} inputs, peak RSS {memory[-1][1]} MB, slowest "
+              f"{tally.slowest[0][0]:.2f} s", file=sys.stderr, flush=True)
+
+
+def run_extract(examples: int, budget: float) -> dict:
+    pages = fuzzing.seed_pages()
+    tally, cuts, memory = fuzzing.Tally(), Counter(), []
+
+    @settings(max_examples=examples, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(pages), fuzzing.edits())
+    def one(page: bytes, changes: list) -> None:
+        result = fuzzing.check_extract(fuzzing.apply(page, changes), tally, budget)
+        cuts.update(result.cuts)
+        sample(tally, memory, "extract")
+
+    return _run(one, tally, {"seeds": len(pages), "cuts": dict(cuts), "rss_mb": memory})
+
+
+def run_reader(examples: int, budget: float) -> dict:
+    archives = fuzzing.seed_archives()
+    tally, memory = fuzzing.Tally(), []
+    folder = Path(tempfile.mkdtemp(prefix="corpusbot-fuzz-"))
+
+    @settings(max_examples=examples, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(archives), st.booleans(), st.booleans(), fuzzing.edits())
+    def one(records: list, gzipped: bool, after: bool, changes: list) -> None:
+        data = fuzzing.build_archive(records, gzipped, changes, after)
+        path = folder / ("f.warc.gz" if gzipped else "f.warc")
+        fuzzing.check_reader(data, path, tally, budget)
+        sample(tally, memory, "reader")
+
+    return _run(one, tally, {"seeds": len(archives), "rss_mb": memory})
+
+
+def _run(test, tally: fuzzing.Tally, extra: dict) -> dict:
+    started = time.monotonic()
+    failure = None
+    try:
+        test()
+    except Exception as error:  # the figure: hypothesis re-raises the shrunk failure
+        failure = f"{type(error).__name__}: {error}"
+    return {"inputs": tally.inputs, "seconds": round(time.monotonic() - started),
+            "failure": failure, "slowest": [(round(s, 3), n, label)
+                                            for s, n, label in tally.slowest],
+            "peak_rss_mb": round(rss_mb()), **extra}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=100_000)
+    parser.add_argument("--target", choices=("extract", "reader", "both"), default="both")
+    parser.add_argument("--budget", type=float, default=30.0,
+                        help="seconds one input may take before it counts as a hang")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)  # damage and rejections are the point here
+    results = {}
+    if args.target in ("extract", "both"):
+        results["extract"] = run_extract(args.examples, args.budget)
+        print(json.dumps({"extract": results["extract"]}), flush=True)
+    if args.target in ("reader", "both"):
+        results["reader"] = run_reader(args.examples, args.budget)
+        print(json.dumps({"reader": results["reader"]}), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""warcio's readers with bounds: no inflation past a limit, no endless line, no silent cut.
+
+warcio's ``BufferedReader`` has three behaviours that let a damaged or
+hostile archive cost more than its own damaged part:
+
+- ``readline`` grows a line until it sees a newline, so a gzip member that
+  inflates to gigabytes of zeros (a decompression bomb) is read into one
+  line in memory before any parser sees it;
+- a member is inflated to its end however large, so a bomb record is drained
+  for minutes;
+- a gzip error after the first block is written to stderr and the stream
+  then reads as ended: the records after the damage are silently lost.
+
+The subclasses here raise ``ArchiveDamage`` (or ``RecordTooLarge``) instead,
+which the reader counts and recovers from by resynchronising at the next
+record boundary.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
+from warcio.recordloader import ArcWarcRecord
+
+MAX_LINE_BYTES = 1 << 20
+"""A WARC, ARC or HTTP header line longer than 1 MiB is damage: real header lines
+(cookies and long URLs included) stay under 64 KiB, and the cap bounds the memory a
+line of bomb zeros can take."""
+MAX_RECORD_BYTES_DEFAULT = 1 << 28
+"""Inflated bytes of one gzip member (one record) past which it is skipped unread:
+inflated at ~100 MB/s this is a few seconds, where a 10 MB bomb of 10 GiB would take
+minutes. Records that large are video and software, never pages; the reader skips
+them by resynchronising at the next gzip member, without inflating them."""
+
+
+class ArchiveDamage(ValueError):
+    """Bytes that cannot be a well-formed record: the reader resynchronises after them."""
+
+
+class RecordTooLarge(ArchiveDamage):
+    """A record that inflates past the record limit; skipped, not counted as damage."""
+
+
+class PayloadDamage(ArchiveDamage):
+    """A record's HTTP payload whose gzip or deflate encoding is broken: the record is
+    skipped, the archive around it is sound."""
+
+
+class _Strict:
+    """Inflation errors raised instead of ending the stream quietly (mixed into warcio's
+    readers, whose ``_decompress`` they replace)."""
+
+    decompressor: object
+    num_block_read: int
+    lenient_first_block: bool = True
+    damage: type[ArchiveDamage] = PayloadDamage
+
+    def _decompress(self, data: bytes) -> bytes:
+        if not self.decompressor or not data:
+            return data
+        try:
+            return self.decompressor.decompress(data)  # type: ignore[attr-defined]
+        except zlib.error as error:
+            if self.num_block_read == 0 and self.lenient_first_block:
+                # Served as compressed but not: warcio reads it raw, as browsers do.
+                self.decompressor = None
+                return data
+            raise self.damage(f"compressed data is broken: {error}") from None
+
+
+class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
+    """The reader under ``ArchiveIterator``: strict gzip, bounded lines and members."""
+
+    lenient_first_block = False
+    damage = ArchiveDamage
+
+    def __init__(self, stream: object, block_size: int, gzipped: bool,
+                 max_record_bytes: int) -> None:
+        super().__init__(stream, block_size=block_size, decomp_type="gzip" if gzipped else None)
+        self.max_record_bytes = max_record_bytes
+        self.member_bytes = 0
+
+    def _process_read(self, data: bytes) -> None:
+        super()._process_read(data)  # type: ignore[misc]
+        if self.decompressor:
+            self.member_bytes += self.buff_size
+            if self.member_bytes > self.max_record_bytes:
+                raise RecordTooLarge(f"a record inflates past {self.max_record_bytes} bytes")
+
+    def read_next_member(self) -> bool:
+        self.member_bytes = 0
+        return super().read_next_member()
+
+    def readline(self, length: int | None = None) -> bytes:
+        cap = MAX_LINE_BYTES if not length or length > MAX_LINE_BYTES else length
+        line = super().readline(cap)
+        if len(line) >= MAX_LINE_BYTES and not line.endswith(b"\n"):
+            raise ArchiveDamage(f"a header line runs past {MAX_LINE_BYTES} bytes")
+        return line
+
+
+class _StrictChunked(_Strict, ChunkedDataReader):
+    pass
+
+
+class _StrictBuffered(_Strict, BufferedReader):
+    pass
+
+
+def bounded_iterator(handle: object, block_size: int, gzipped: bool,
+                     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT) -> ArchiveIterator:
+    """An ``ArchiveIterator`` over ``handle`` reading through ``BoundedArchiveReader``."""
+    records = ArchiveIterator(handle, arc2warc=True, block_size=block_size)
+    records.reader = BoundedArchiveReader(records.fh, block_size, gzipped, max_record_bytes)
+    return records
+
+
+def content_stream(record: ArcWarcRecord) -> object:
+    """The record's payload with transfer and content encodings undone, as warcio's
+    ``content_stream``, except that a broken gzip or deflate payload raises
+    ``ArchiveDamage`` rather than reading as a shorter page."""
+    headers = record.http_headers
+    if not headers:
+        return record.raw_stream
+    encoding = (headers.get_header("content-encoding") or "").lower() or None
+    if encoding not in BufferedReader.get_supported_decompressors():
+        encoding = None
+    if headers.get_header("transfer-encoding") == "chunked":
+        return _StrictChunked(record.raw_stream, decomp_type=encoding)
+    if encoding:
+        return _StrictBuffered(record.raw_stream, decomp_type=encoding)
+    return record.raw_stream

@@ -1,0 +1,167 @@
+"""Damaged copies of a real archive, each with the pages that damage left intact.
+
+Used by the reader tests and by ``benchmarks/damage.py``. The layout (where
+each page record starts and ends) comes from reading the intact archive;
+a page is intact when no damaged byte falls inside its record.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from corpusbot.archive.reader import ArchiveReader
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The page records of an intact archive: (url, body, start, end) each, in order."""
+
+    data: bytes
+    gzipped: bool
+    pages: tuple[tuple[str, bytes, int, int], ...]
+
+    def intact(self, touched: list[tuple[int, int]]) -> list[str]:
+        """URLs of the pages whose record overlaps none of the ``touched`` byte ranges."""
+        return [url for url, _, start, end in self.pages
+                if not any(a < end and start < b for a, b in touched)]
+
+
+def layout(path: Path) -> Layout:
+    records = list(ArchiveReader().read(path))
+    assert not [r for r in records if r.skipped == "archive/damaged"], "the source is damaged"
+    pages = tuple((r.page.url, r.page.body, r.page.offset, r.end) for r in records if r.page)
+    data = path.read_bytes()
+    return Layout(data, data[:2] == b"\x1f\x8b", pages)
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """One damaged archive: its bytes and the URLs that must still come out."""
+
+    kind: str
+    data: bytes
+    intact: list[str]
+    suffix: str = ".warc.gz"
+
+
+def truncated(source: Layout, at: int) -> Damaged:
+    return Damaged("truncated", source.data[:at], source.intact([(at, len(source.data) + 1)]),
+                   _suffix(source))
+
+
+def flipped(source: Layout, count: int, rng: random.Random) -> Damaged:
+    data = bytearray(source.data)
+    spots = [rng.randrange(len(data)) for _ in range(count)]
+    for spot in spots:
+        data[spot] ^= rng.randrange(1, 256)
+    return Damaged(f"{count} bytes flipped", bytes(data), source.intact([(s, s + 1)
+                                                                         for s in spots]),
+                   _suffix(source))
+
+
+def broken_member(source: Layout, index: int) -> Damaged:
+    """64 zero bytes over the middle of the ``index``-th page record."""
+    _, _, start, end = source.pages[index]
+    middle = (start + end) // 2
+    data = source.data[:middle] + bytes(64) + source.data[middle + 64:]
+    return Damaged("record overwritten", data, source.intact([(middle, middle + 64)]),
+                   _suffix(source))
+
+
+def garbage(size: int, rng: random.Random) -> Damaged:
+    return Damaged("garbage", rng.randbytes(size), [])
+
+
+def content_length(source: Layout, index: int, value: str) -> Damaged:
+    """The ``index``-th page record with its WARC Content-Length replaced by ``value``."""
+    _, _, start, end = source.pages[index]
+    record = source.data[start:end]
+    plain = gzip.decompress(record) if source.gzipped else record
+    header_end = plain.index(b"\r\n\r\n")
+    header = re.sub(rb"(?im)^content-length:[^\r\n]*", b"Content-Length: " + value.encode(),
+                    plain[:header_end], count=1)
+    plain = header + plain[header_end:]
+    record = gzip.compress(plain) if source.gzipped else plain
+    data = source.data[:start] + record + source.data[end:]
+    return Damaged(f"Content-Length {value}", data, source.intact([(start, end)]),
+                   _suffix(source))
+
+
+def whole_file_bomb(inflated: int) -> Damaged:
+    """A gzip file of ``inflated`` zero bytes: a ~1000:1 decompression bomb."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(1 << 20)
+    parts = [compressor.compress(block) for _ in range(inflated >> 20)]
+    return Damaged("whole-file bomb", b"".join(parts) + compressor.flush(), [])
+
+
+def appended(source: Layout, extra: bytes, kind: str) -> Damaged:
+    """``extra`` records inserted after the first page: every page must still come out."""
+    _, _, _, end = source.pages[0]
+    data = source.data[:end] + extra + source.data[end:]
+    return Damaged(kind, data, [url for url, *_ in source.pages], _suffix(source))
+
+
+def _suffix(source: Layout) -> str:
+    return ".warc.gz" if source.gzipped else ".warc"
+
+
+def zeros_gzip(size: int, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+    """One gzip member of ``prefix``, ``size`` zero bytes and ``suffix``, made in 1 MiB steps
+    (the inflated bytes never sit in memory)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [compressor.compress(prefix)]
+    block = bytes(1 << 20)
+    for done in range(0, size, len(block)):
+        parts.append(compressor.compress(block[:min(len(block), size - done)]))
+    return b"".join(parts) + compressor.compress(suffix) + compressor.flush()
+
+
+def response(url: str, headers: list[tuple[str, str]], body: bytes, gzipped: bool) -> bytes:
+    """One WARC response record, as its own gzip member when ``gzipped``."""
+    from io import BytesIO
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    out = BytesIO()
+    writer = WARCWriter(out, gzip=gzipped)
+    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html"), *headers],
+                            protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record(url, "response", payload=BytesIO(body),
+                                                  http_headers=http))
+    return out.getvalue()
+
+
+def record_bomb(url: str, size: int) -> bytes:
+    """A resource record whose gzip member inflates to ``size`` zero bytes."""
+    header = (f"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: {url}\r\n"
+              f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>\r\n"
+              f"WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: text/html\r\n"
+              f"Content-Length: {size}\r\n\r\n").encode()
+    return zeros_gzip(size, header, b"\r\n\r\n")
+
+
+def hostile_records(source: Layout, bomb_bytes: int) -> list[Damaged]:
+    """Bad records put among good ones: bombs, broken encodings."""
+    gz = source.gzipped
+    page = source.pages[0][1]
+    broken_gzip = bytearray(gzip.compress(page))
+    broken_gzip[len(broken_gzip) // 2:len(broken_gzip) // 2 + 32] = bytes(32)
+    made = [
+        ("payload bomb", response("https://bad.example/payload-bomb",
+                                  [("Content-Encoding", "gzip")], zeros_gzip(bomb_bytes), gz)),
+        ("broken gzip payload", response("https://bad.example/broken-gzip",
+                                         [("Content-Encoding", "gzip")], bytes(broken_gzip), gz)),
+        ("broken chunked payload", response("https://bad.example/broken-chunked",
+                                            [("Transfer-Encoding", "chunked")],
+                                            b"zz\r\n" + page[:500] + b"\r\n5\r\nab", gz)),
+    ]
+    if gz:
+        made.append(("record bomb", record_bomb("https://bad.example/record-bomb", bomb_bytes)))
+    return [appended(source, extra, kind) for kind, extra in made]
