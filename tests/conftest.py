@@ -21,3 +21,8 @@ needs_bench = pytest.mark.skipif(
     reason="gold sets not found: ../shared/bench is absent on a plain clone "
     "(set CORPUSBOT_BENCH to run these)",
 )
+
+
+from tests.redis_support import redis_port, redis_url  # noqa: E402  (fixtures for every folder)
+
+__all__ = ["bench_dir", "needs_bench", "redis_port", "redis_url"]

@@ -67,7 +67,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "authors); saves about a tenth of the processing")
     parser.add_argument("--status", type=parse_statuses, default=frozenset({200}),
                         help="HTTP statuses to keep, comma-separated (default: 200)")
-    parser.add_argument("--dedup", type=Path, help="dedup index (default: OUT/dedup.sqlite)")
+    parser.add_argument("--dedup", type=parse_dedup, metavar="PATH|redis://HOST:PORT/DB",
+                        help="dedup index: an SQLite file (default: OUT/dedup.sqlite), or a "
+                        "Redis URL shared by many processes and machines")
+    parser.add_argument("--dask", metavar="SCHEDULER|local:N",
+                        help="run the files as tasks on a Dask cluster (its scheduler's "
+                        "address), or on N local workers; needs --dedup redis://...")
     levels = ",".join(level for level in LEVELS if level in LEVELS_DEFAULT)
     parser.add_argument("--dedup-levels", default=levels,
                         help=f"comma-separated, of {','.join(LEVELS)} (default: {levels})")
@@ -83,6 +88,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
                         f"(default: {COMMIT_PAGES_DEFAULT})")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+
+
+def parse_dedup(text: str) -> Path | str:
+    """A Redis URL stays a string; anything else is the path of an SQLite index."""
+    return text if "://" in text else Path(text)
 
 
 def parse_statuses(text: str) -> frozenset[int]:
@@ -153,8 +163,12 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     processor = ProcessorOptions(mode=args.mode, languages=languages, min_words=args.min_words,
                                  max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup,
                                  metadata=args.metadata)
+    shared = args.dedup if isinstance(args.dedup, str) else None
+    if getattr(args, "dask", None) and shared is None:
+        raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
     corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
-                           dedup=dedup, dedup_path=args.dedup)
+                           dedup=dedup, dedup_path=None if shared else args.dedup,
+                           dedup_url=shared)
     run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,
                      reader=ReaderOptions(statuses=args.status))
     return processor, corpus, run
@@ -164,6 +178,8 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
            corpus_options: CorpusOptions, run_options: RunOptions) -> RunReport:
     recorded = {"processor": recorded_options(processor_options),
                 "corpus": recorded_options(corpus_options), "jobs": run_options.jobs}
+    if args.dask:
+        return _build_on_dask(args, paths, processor_options, corpus_options, run_options)
     corpus = Corpus(args.output, corpus_options, run_options=recorded)
     progress = None if args.quiet else ProgressBar()
     runner = Runner(Processor(processor_options), corpus, run_options, progress)
@@ -173,6 +189,22 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
     except BaseException:
         corpus.abort()
         raise
+    finally:
+        if progress:
+            progress.close()
+
+
+def _build_on_dask(args: argparse.Namespace, paths: list[Path],
+                   processor_options: ProcessorOptions, corpus_options: CorpusOptions,
+                   run_options: RunOptions) -> RunReport:
+    """The files as tasks on a Dask cluster (``corpusbot.archive.dask_runner``)."""
+    from corpusbot.archive.dask_runner import DaskRunner  # optional: corpusbot[dask]  # noqa: PLC0415
+
+    progress = None if args.quiet else ProgressBar()
+    runner = DaskRunner(Processor(processor_options), args.output, corpus_options, run_options,
+                        scheduler=args.dask, progress=progress)
+    try:
+        return runner.run(paths)
     finally:
         if progress:
             progress.close()

@@ -100,6 +100,11 @@ class Checkpoint:
         row = self._db.execute("SELECT value FROM corpus_meta WHERE key = ?", (key,)).fetchone()
         return str(row[0])
 
+    def save_setting(self, key: str, value: str) -> None:
+        """Replace a corpus-wide setting (written with the owner's transaction)."""
+        self._db.execute("INSERT OR REPLACE INTO corpus_meta (key, value) VALUES (?, ?)",
+                         (key, value))
+
     def start_run(self, options: dict[str, Any]) -> int:
         cursor = self._db.execute(
             "INSERT INTO corpus_runs (started, status, options) VALUES (?, 'running', ?)",

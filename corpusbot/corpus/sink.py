@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import sqlite3
+import uuid
 from collections import Counter
 from dataclasses import asdict, dataclass, field, is_dataclass
 from pathlib import Path
@@ -47,9 +48,12 @@ from corpusbot.corpus.shards import (
     ShardWriter,
     check_codec,
 )
-from corpusbot.dedup.deduplicator import URL, Deduplicator
+from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT, URL, Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
+from corpusbot.dedup.near import optimal_bands
 from corpusbot.dedup.options import DedupOptions
+from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
+from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 from corpusbot.document import SCHEMA_VERSION, Document, Rejection, reject
 from corpusbot.page import Page
 
@@ -78,8 +82,11 @@ class CorpusOptions:
     shard_bytes: int = SHARD_BYTES_DEFAULT
     dedup: DedupOptions = field(default_factory=DedupOptions)
     dedup_path: Path | None = None
+    dedup_url: str | None = None  # redis://host:port/db: the index shared by many processes
 
     def __post_init__(self) -> None:
+        if self.dedup_url is not None:
+            RedisAddress.parse(self.dedup_url)  # a bad URL fails here, in one line
         if self.compression not in COMPRESSIONS:
             raise ValueError(f"unknown compression {self.compression!r}; "
                              f"known: {', '.join(COMPRESSIONS)}")
@@ -104,10 +111,11 @@ class Corpus:
         self._pending: Counter[str] = Counter()
         self._positions: dict[str, InputPosition] = {}
         self._closed = False
+        self._shared: RedisIndex | None = None
         try:
             self._checkpoint = Checkpoint(self._db)
             self._check_compression()
-            self._dedup = Deduplicator(SQLiteIndex(self._db, "dedup"), self.options.dedup)
+            self._dedup = self._open_dedup()
             self._writer.restore(self._checkpoint.shards())
             self._committed = self._checkpoint.counts()
             self._db.execute("BEGIN IMMEDIATE")
@@ -115,6 +123,24 @@ class Corpus:
         except BaseException:
             self._release()  # a refused folder stays free for the next attempt
             raise
+
+    def _open_dedup(self) -> Deduplicator:
+        """The SQLite index committed with the shards, or the shared Redis one.
+
+        With Redis, this folder owns its additions until their shards commit:
+        the epoch committed last is stored with the checkpoint, and opening
+        adopts or releases what an earlier run of this folder left pending.
+        """
+        if self.options.dedup_url is None:
+            return Deduplicator(SQLiteIndex(self._db, "dedup"), self.options.dedup)
+        owner = self._checkpoint.setting("dedup_owner", uuid.uuid4().hex)
+        committed = int(self._checkpoint.setting("dedup_epoch", "0"))
+        dedup = self.options.dedup
+        self._shared = RedisIndex.connect(
+            RedisAddress.parse(self.options.dedup_url), owner, committed,
+            bands=optimal_bands(dedup.threshold, dedup.num_perm, LSH_FP_WEIGHT)[0],
+            signature_bytes=signature_bytes(dedup))
+        return RedisDeduplicator(self._shared, dedup)
 
     def admit(self, page: Page) -> Rejection | None:
         """None when ``page`` should be processed; a ``dedup/url`` Rejection when its URL was."""
@@ -170,7 +196,11 @@ class Corpus:
         self._checkpoint.save_shards(self._writer.flush())
         self._checkpoint.save_positions(list(self._positions.values()))
         self._checkpoint.add_counts(self._pending)
+        if self._shared is not None:
+            self._checkpoint.save_setting("dedup_epoch", str(self._shared.epoch))
         self._db.execute("COMMIT")
+        if self._shared is not None:
+            self._shared.committed()
         self._committed.update(self._pending)
         self._pending.clear()
         self._positions.clear()
@@ -190,6 +220,8 @@ class Corpus:
         """Release the folder without committing: the next open restores the last commit."""
         if not self._closed:
             self._db.execute("ROLLBACK")
+            if self._shared is not None:
+                self._shared.release()  # what was not committed stops blocking other workers
             self._release()
 
     def __enter__(self) -> Corpus:
@@ -220,6 +252,8 @@ class Corpus:
         os.replace(temporary, target)
 
     def _release(self) -> None:
+        if self._shared is not None:
+            self._shared.close()
         self._writer.close()
         self._db.close()
         os.close(self._lock)

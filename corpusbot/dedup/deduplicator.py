@@ -120,12 +120,8 @@ class Deduplicator:
             kept_hashes.append(key)
         if len(kept) == len(paragraphs):
             return doc
-        text = PARAGRAPH_SEPARATOR.join(kept)
-        words = tokens(text)
-        if len(words) < self.options.min_words_left:
-            return None
-        return replace(doc, text=text, n_words=len(words), content_hash=hash64(normalise(words)),
-                       paragraphs=tuple(kept), paragraph_hashes=tuple(kept_hashes))
+        trimmed = with_paragraphs(doc, kept, kept_hashes)
+        return trimmed if trimmed.n_words >= self.options.min_words_left else None
 
     def _record(self, doc: Document, bands: list[int], original_hash: int) -> None:
         if self.options.uses("exact"):
@@ -136,3 +132,11 @@ class Deduplicator:
             self.index.add_signature(doc.signature, bands)
         if self.options.uses("paragraph"):
             self.index.add_paragraphs(h for h in doc.paragraph_hashes if h)
+
+
+def with_paragraphs(doc: Document, kept: list[str], kept_hashes: list[int]) -> Document:
+    """``doc`` reduced to the paragraphs ``kept``: its text, word count and hash redone."""
+    text = PARAGRAPH_SEPARATOR.join(kept)
+    words = tokens(text)
+    return replace(doc, text=text, n_words=len(words), content_hash=hash64(normalise(words)),
+                   paragraphs=tuple(kept), paragraph_hashes=tuple(kept_hashes))

@@ -1,0 +1,216 @@
+"""The Redis dedup index: one index shared by every worker, on one machine or many.
+
+Same levels and semantics as ``SQLiteIndex``, stored compactly (measured
+by ``benchmarks/redis_memory.py``):
+
+- URL, text and paragraph keys (64-bit hashes) live in small hashes chosen
+  by their top bits ("buckets"); the field is the remaining bits as bytes
+  and the value is empty. Redis keeps a hash of under 128 short fields as a
+  listpack, about 10 bytes per field, instead of about 70 for a key or a
+  set member; ``capacity`` (expected documents) sets the number of buckets
+  so that they stay that small.
+- Near duplicates: each document with a signature gets an id (a counter);
+  its b-bit signature (``corpusbot.dedup.bbit``, 64 bytes) sits at a fixed
+  offset of a block string of 256 signatures, and each of its LSH bands
+  maps the band key (bucketed, 3 more bytes) to its id.
+
+Every decision is one Lua script (``redis_scripts``), so two workers never
+both keep one text. Crash safety: additions are journaled per owner (a
+corpus folder) and commit epoch. The corpus records the epoch in its own
+SQLite commit, then drops the journal (``committed``). On reopening,
+``recover`` adopts journals of committed epochs and releases the others:
+a task that died before committing leaves nothing that would make its
+retried documents duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from corpusbot.dedup.index import IndexMismatchError
+from corpusbot.dedup.redis_scripts import CLAIM, DECIDE, RELEASE
+
+logger = logging.getLogger(__name__)
+
+CAPACITY_DEFAULT = 1_000_000
+"""Documents the bucket layout is sized for; past it buckets grow out of the compact
+encoding (still correct, about 5x the memory per entry). Set ``?capacity=`` in the URL."""
+PREFIX_DEFAULT = "cb:"
+BUCKET_FILL = 80
+"""Mean fields per bucket: a Poisson(80) bucket stays under Redis's listpack limit
+(``hash-max-listpack-entries``, 128) by 5.4 standard deviations (one bucket in 30
+million converts), while a key's own ~64 bytes cost under one byte per field."""
+PARAGRAPHS_PER_DOCUMENT = 16
+"""Paragraph keys per document the paragraph buckets are sized for (gold pages: median 14)."""
+BAND_FIELD_BYTES = 2
+"""Band-key bytes kept beyond the bucket: a false match only costs a signature read, and
+with 80 entries per bucket one band lookup in 800 meets one."""
+SIGNATURES_PER_BLOCK = 255
+"""255 signatures of 64 bytes and the string's header fit jemalloc's 16 KiB class exactly
+(256 would spill into the 20 KiB class: 25 % more per signature)."""
+SCHEMES = ("redis", "rediss", "unix")
+
+
+@dataclass(slots=True, frozen=True)
+class RedisAddress:
+    """Where the index lives: a redis-py URL, plus corpusbot's own ``capacity`` and ``prefix``."""
+
+    url: str
+    capacity: int = CAPACITY_DEFAULT
+    prefix: str = PREFIX_DEFAULT
+
+    @classmethod
+    def parse(cls, text: str) -> RedisAddress:
+        """``redis://host:port/db?capacity=N&prefix=P``; a clear error for anything else."""
+        parts = urlsplit(text)
+        if parts.scheme not in SCHEMES:
+            raise ValueError(f"not a Redis URL: {text!r} (try redis://127.0.0.1:6379/0)")
+        query = dict(parse_qsl(parts.query))
+        capacity = query.pop("capacity", str(CAPACITY_DEFAULT))
+        prefix = query.pop("prefix", PREFIX_DEFAULT)
+        if not capacity.isdigit() or int(capacity) < 1:
+            raise ValueError(f"capacity must be a positive number of documents, got {capacity}")
+        if "\n" in prefix:
+            raise ValueError("a Redis key prefix cannot hold a newline")
+        url = urlunsplit(parts._replace(query=urlencode(query)))
+        return cls(url, int(capacity), prefix)
+
+
+def bucket_count(entries: int) -> int:
+    """Buckets for ``entries`` fields at ``BUCKET_FILL`` each."""
+    return max(16, math.ceil(entries / BUCKET_FILL))
+
+
+class Layout:
+    """Where each kind of key goes: bucket names and fields for 64-bit keys.
+
+    The bucket is the key's place in [0, buckets) by multiply-shift (Lemire's
+    range reduction), so any count of buckets fills evenly; the field keeps
+    the bits below the top ``log2(buckets)`` ones, so bucket and field still
+    tell 64-bit keys apart (bands: 16 more bits only, see ``BAND_FIELD_BYTES``).
+    """
+
+    __slots__ = ("_buckets", "prefix")
+
+    def __init__(self, prefix: str, capacity: int, bands: int) -> None:
+        self.prefix = prefix
+        self._buckets = {"u": bucket_count(capacity), "t": bucket_count(capacity),
+                         "p": bucket_count(capacity * PARAGRAPHS_PER_DOCUMENT),
+                         "b": bucket_count(capacity * max(bands, 1))}
+
+    def place(self, kind: str, key: int) -> tuple[str, bytes]:
+        """The hash key and field of the 64-bit ``key`` of ``kind`` (u, t, p or b)."""
+        buckets, unsigned = self._buckets[kind], key & 0xFFFFFFFFFFFFFFFF
+        rest = 64 - (buckets.bit_length() - 1)
+        low = unsigned & ((1 << rest) - 1)
+        if kind == "b":
+            low >>= rest - BAND_FIELD_BYTES * 8
+            rest = BAND_FIELD_BYTES * 8
+        field = low.to_bytes(-(-rest // 8), "big")
+        return f"{self.prefix}{kind}:{(unsigned * buckets) >> 64}", field
+
+    def parameters(self) -> dict[str, str]:
+        """What must match between runs sharing the index."""
+        return {f"buckets_{kind}": str(count) for kind, count in self._buckets.items()}
+
+
+class RedisIndex:
+    """Dedup storage in Redis, owned per corpus folder; see the module docstring."""
+
+    def __init__(self, client: object, address: RedisAddress, owner: str, epoch: int, *,
+                 bands: int, signature_bytes: int) -> None:
+        self._client = client
+        self.address, self.owner = address, owner
+        self.layout = Layout(address.prefix, address.capacity, bands)
+        self.signature_bytes = signature_bytes
+        self.epoch = epoch  # the epoch additions are journaled under until the next commit
+        self.round_trips = 0
+        self._claim = client.register_script(CLAIM)  # type: ignore[attr-defined]
+        self._decide = client.register_script(DECIDE)  # type: ignore[attr-defined]
+        self._release = client.register_script(RELEASE)  # type: ignore[attr-defined]
+
+    @classmethod
+    def connect(cls, address: RedisAddress, owner: str, committed_epoch: int, *,
+                bands: int, signature_bytes: int) -> RedisIndex:
+        """Connect, check the server answers, and recover this owner's journals."""
+        import redis  # optional extra: corpusbot[redis]  # noqa: PLC0415
+
+        client = redis.Redis.from_url(address.url)
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            raise ConnectionError(f"cannot reach the Redis dedup index at {address.url}: "
+                                  f"{error}") from error
+        index = cls(client, address, owner, committed_epoch + 1, bands=bands,
+                    signature_bytes=signature_bytes)
+        index.recover(committed_epoch)
+        return index
+
+    def journal(self, epoch: int | None = None) -> str:
+        return f"{self.address.prefix}j:{self.owner}:{self.epoch if epoch is None else epoch}"
+
+    def claim(self, kind: str, key: int) -> bool:
+        """Add ``key`` of ``kind`` unless present; True when this call added it."""
+        name, field = self.layout.place(kind, key)
+        self.round_trips += 1
+        return bool(self._claim(args=[name, field, self.journal()]))
+
+    def has(self, kind: str, key: int) -> bool:
+        name, field = self.layout.place(kind, key)
+        self.round_trips += 1
+        return bool(self._client.hexists(name, field))  # type: ignore[attr-defined]
+
+    def decide(self, args: Sequence[bytes | str | int | float]) -> list[int]:
+        """Run the DECIDE script; ``args`` after the journal and prefix (see the script)."""
+        self.round_trips += 1
+        return [int(x) for x in self._decide(args=[self.journal(), self.address.prefix, *args])]
+
+    def committed(self) -> None:
+        """The owner's SQLite commit of ``epoch`` is durable: its additions now count."""
+        self.round_trips += 1
+        self._client.delete(self.journal())  # type: ignore[attr-defined]
+        self.epoch += 1
+
+    def release(self, epoch: int | None = None) -> int:
+        """Take back every addition journaled under ``epoch`` (default: the open one)."""
+        self.round_trips += 1
+        return int(self._release(args=[self.journal(epoch), self.address.prefix,
+                                       self.signature_bytes, SIGNATURES_PER_BLOCK]))
+
+    def recover(self, committed_epoch: int) -> None:
+        """Adopt this owner's journals up to ``committed_epoch``; release later ones."""
+        pattern = f"{self.address.prefix}j:{self.owner}:*"
+        for name in self._client.scan_iter(match=pattern):  # type: ignore[attr-defined]
+            epoch = int(name.rsplit(b":", 1)[1])
+            if epoch <= committed_epoch:
+                self._client.delete(name)  # type: ignore[attr-defined]
+            else:
+                undone = self.release(epoch)
+                logger.warning("released %d dedup entries of an uncommitted run of %s",
+                               undone, self.owner)
+
+    def check_parameters(self, parameters: dict[str, str]) -> None:
+        """Store the parameters on first use; refuse an index made with others."""
+        wanted = {**parameters, **self.layout.parameters(),
+                  "signature_bytes": str(self.signature_bytes)}
+        meta = f"{self.address.prefix}meta"
+        for key, value in wanted.items():
+            self._client.hsetnx(meta, key, value)  # type: ignore[attr-defined]
+        stored = {k.decode(): v.decode()
+                  for k, v in self._client.hgetall(meta).items()}  # type: ignore[attr-defined]
+        differing = {k: (stored[k], v) for k, v in wanted.items() if stored.get(k) != v}
+        if differing:
+            raise IndexMismatchError(
+                f"the Redis dedup index was built with other parameters {differing} (stored,"
+                " asked); use the same options, or another prefix or database")
+
+    def memory(self) -> int:
+        """Bytes Redis uses in all (``used_memory``)."""
+        return int(self._client.info("memory")["used_memory"])  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self._client.close()  # type: ignore[attr-defined]

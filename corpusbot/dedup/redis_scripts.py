@@ -1,0 +1,165 @@
+"""The Lua scripts the Redis index runs: each decision is one atomic call, one round trip.
+
+Running the checks and the additions of a document in one script is what
+keeps two workers from both keeping the same text: Redis runs a script
+alone, so the second worker's script sees what the first one added.
+
+Every addition is also pushed on the owner's journal (a list per commit
+epoch), so that ``RELEASE`` can take back the additions of a task that died
+before its shards were committed. Journal items: ``h<key>\\n<field>`` (a hash
+field: URL, text or paragraph), ``d<doc>`` (a signature slot) and
+``b<doc>\\n<key>\\n<field>`` (a document's id in an LSH band entry). Keys
+hold no newline (the prefix is checked), so the first newlines split them.
+"""
+
+CLAIM = """
+-- ARGV: key, field, journal. 1 when the field was new (and is now owned), else 0.
+if redis.call("HSETNX", ARGV[1], ARGV[2], "") == 1 then
+  redis.call("RPUSH", ARGV[3], "h" .. ARGV[1] .. "\\n" .. ARGV[2])
+  return 1
+end
+return 0
+"""
+
+DECIDE = """
+-- One document's exact, near and paragraph levels, in the order of Deduplicator:
+-- returns {code, kept paragraph indexes...}; code 0 kept, 1 exact, 2 near,
+-- 3 paragraph (too little left), 4 kept with paragraphs removed.
+local journal, prefix = ARGV[1], ARGV[2]
+local text_key, text_field = ARGV[3], ARGV[4]
+local nbands = tonumber(ARGV[5])
+local i = 6
+local bands = {}
+for b = 1, nbands do bands[b] = {ARGV[i], ARGV[i + 1]}; i = i + 2 end
+local sig, threshold, bits = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+local slots, sig_bytes, block = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5])
+i = i + 6
+local npara = tonumber(ARGV[i]); i = i + 1
+local paras = {}
+for p = 1, npara do paras[p] = {ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])}; i = i + 3 end
+local min_left = tonumber(ARGV[i])
+
+if text_key ~= "" and redis.call("HEXISTS", text_key, text_field) == 1 then return {1} end
+
+-- b-bit MinHash (Li & Koenig 2010): equal slots, corrected for chance agreement.
+local per, mask = 8 / bits, bit.lshift(1, bits) - 1
+local chance = 1 / bit.lshift(1, bits)
+local function similarity(other)
+  local equal = 0
+  for k = 1, sig_bytes do
+    local z = bit.bxor(string.byte(sig, k), string.byte(other, k))
+    for s = 0, per - 1 do
+      if (k - 1) * per + s < slots and bit.band(bit.rshift(z, s * bits), mask) == 0 then
+        equal = equal + 1
+      end
+    end
+  end
+  return (equal / slots - chance) / (1 - chance)
+end
+
+local function signature_of(doc)
+  local offset = (doc % block) * sig_bytes
+  return redis.call("GETRANGE", prefix .. "s:" .. math.floor(doc / block),
+                    offset, offset + sig_bytes - 1)
+end
+
+local candidates = {}
+for b = 1, nbands do
+  local ids = redis.call("HGET", bands[b][1], bands[b][2])
+  if ids then
+    for id in string.gmatch(ids, "[^,]+") do
+      if not candidates[id] then
+        candidates[id] = true
+        local other = signature_of(tonumber(id))
+        if string.len(other) == sig_bytes and similarity(other) >= threshold then
+          return {2}
+        end
+      end
+    end
+  end
+end
+
+local kept, words_left, in_doc, trimmed = {}, 0, {}, false
+for p = 1, npara do
+  local key, field = paras[p][1], paras[p][2]
+  local repeated = false
+  if key ~= "" then
+    local id = key .. "\\n" .. field
+    repeated = in_doc[id] or redis.call("HEXISTS", key, field) == 1
+    in_doc[id] = true
+  end
+  if repeated then
+    trimmed = true
+  else
+    kept[#kept + 1] = p - 1
+    words_left = words_left + paras[p][3]
+  end
+end
+if trimmed and words_left < min_left then return {3} end
+
+local function claim(key, field)
+  if redis.call("HSETNX", key, field, "") == 1 then
+    redis.call("RPUSH", journal, "h" .. key .. "\\n" .. field)
+  end
+end
+if text_key ~= "" then claim(text_key, text_field) end
+if nbands > 0 then
+  local doc = redis.call("INCR", prefix .. "docs")
+  local block_key = prefix .. "s:" .. math.floor(doc / block)
+  if redis.call("EXISTS", block_key) == 0 then
+    -- made at full size once: growing it by SETRANGE would over-allocate
+    redis.call("SET", block_key, string.rep("\\0", block * sig_bytes))
+  end
+  redis.call("SETRANGE", block_key, (doc % block) * sig_bytes, sig)
+  redis.call("RPUSH", journal, "d" .. doc)
+  local name = tostring(doc)
+  for b = 1, nbands do
+    local key, field = bands[b][1], bands[b][2]
+    local ids = redis.call("HGET", key, field)
+    redis.call("HSET", key, field, ids and (ids .. "," .. name) or name)
+    redis.call("RPUSH", journal, "b" .. name .. "\\n" .. key .. "\\n" .. field)
+  end
+end
+for _, p in ipairs(kept) do
+  local key = paras[p + 1][1]
+  if key ~= "" then claim(key, paras[p + 1][2]) end
+end
+local answer = {trimmed and 4 or 0}
+for _, p in ipairs(kept) do answer[#answer + 1] = p end
+return answer
+"""
+
+RELEASE = """
+-- ARGV: journal, prefix, signature bytes, signatures per block. Undo every addition
+-- the journal lists, then drop it; returns how many items were undone.
+local journal, prefix = ARGV[1], ARGV[2]
+local sig_bytes, block = tonumber(ARGV[3]), tonumber(ARGV[4])
+local items = redis.call("LRANGE", journal, 0, -1)
+for _, item in ipairs(items) do
+  local kind = string.sub(item, 1, 1)
+  if kind == "h" then
+    local cut = string.find(item, "\\n", 2, true)
+    redis.call("HDEL", string.sub(item, 2, cut - 1), string.sub(item, cut + 1))
+  elseif kind == "d" then
+    local doc = tonumber(string.sub(item, 2))
+    redis.call("SETRANGE", prefix .. "s:" .. math.floor(doc / block),
+               (doc % block) * sig_bytes, string.rep("\\0", sig_bytes))
+  elseif kind == "b" then
+    local first = string.find(item, "\\n", 2, true)
+    local second = string.find(item, "\\n", first + 1, true)
+    local doc = string.sub(item, 2, first - 1)
+    local key, field = string.sub(item, first + 1, second - 1), string.sub(item, second + 1)
+    local ids = redis.call("HGET", key, field)
+    if ids then
+      local rest = {}
+      for id in string.gmatch(ids, "[^,]+") do
+        if id ~= doc then rest[#rest + 1] = id end
+      end
+      if #rest == 0 then redis.call("HDEL", key, field)
+      else redis.call("HSET", key, field, table.concat(rest, ",")) end
+    end
+  end
+end
+redis.call("DEL", journal)
+return #items
+"""
