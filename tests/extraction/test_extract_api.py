@@ -75,7 +75,6 @@ PARA = "<p>" + "The quick brown fox jumps over the lazy dog, again and again. " 
         (b"%PDF-1.7\n" + os.urandom(2048), "not-html"),
         (b'{"items": [1, 2, 3]}', "not-html"),
         (b"<html><body><p>A page cut off in the middle of its first sen", "no-main-text"),
-        (b"<body>" + b"<div>" * 100_000 + b"deep" + b"</div>" * 100_000, "no-main-text"),
         (b"<html><body><nav><a href='/'>Home</a></nav></body></html>", "no-main-text"),
     ],
 )
@@ -117,3 +116,8 @@ def test_on_tree_sees_the_whole_parse_and_cannot_break_the_extraction():
         raise RuntimeError("a caller's bug")
 
     assert extract(html, on_tree=broken).text == found.text
+
+
+def test_text_under_a_nesting_bomb_is_kept_and_the_cut_reported():
+    result = extract(b"<body>" + b"<div>" * 100_000 + b"deep" + b"</div>" * 100_000)
+    assert result.text == "deep" and result.cuts
