@@ -6,8 +6,10 @@ the resume state to OUT/job/. Stop with Ctrl-C and run the same command
 again to resume; once a crawl has finished, running it again fetches only
 new articles (and those whose sitemap or feed says they changed). Any
 Scrapy or corpusbot setting can be given with -s NAME=VALUE. Exit status:
-0 done, 1 failed (nothing fetched), 2 partial (interrupted: run again to
-continue; or errors in the log).
+0 done, 1 failed (nothing fetched, or OUT cannot be written), 2 partial
+(interrupted: run again to continue; or errors in the log), 64 a start
+that is not a URL, a missing or malformed --seeds or --sites file, a bad
+setting.
 """
 
 from __future__ import annotations
