@@ -52,6 +52,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    settings = _prepared(args)
+    if isinstance(settings, int):
+        return settings
+    stats, failure = _crawl(settings, args)
+    _save_stats(stats, args.output)
+    rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
+                if key.startswith("corpusbot/rejected/")}
+    warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
+                         rejected)
+    status = exit_status(stats, failure)
+    if not args.quiet and stats:
+        print(summary(stats, args.output, partial=status == EXIT_PARTIAL))
+    return status
+
+
+def _prepared(args: argparse.Namespace) -> Settings | int:
+    """The crawl's settings once every argument is checked and OUT is writable, else the exit
+    status: nothing starts, and nothing is written, on a mistake."""
     if not args.urls and not args.seeds and not args.sites:
         log.error("nothing to crawl: give start URLs, --seeds FILE or --sites FILE")
         return EXIT_USAGE
@@ -68,15 +86,7 @@ def run(args: argparse.Namespace) -> int:
     except OutputFolderError as error:
         log.error("%s", error)
         return EXIT_FAILED
-    stats, failure = _crawl(settings, args)
-    _save_stats(stats, args.output)
-    rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
-                if key.startswith("corpusbot/rejected/")}
-    warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
-                         rejected)
-    if not args.quiet and stats:
-        print(summary(stats, args.output))
-    return exit_status(stats, failure)
+    return settings
 
 
 def _one_line(error: Exception, sites: Path | None) -> str:
@@ -152,8 +162,8 @@ def exit_status(stats: dict[str, Any], failure: str | None) -> int:
     return EXIT_OK
 
 
-def summary(stats: dict[str, Any], output: Path) -> str:
-    """The final table: per domain, then totals."""
+def summary(stats: dict[str, Any], output: Path, partial: bool = False) -> str:
+    """The final table: per domain, then totals; ``partial`` when errors were logged."""
     domains = sorted({key.split("/")[2] for key in stats if key.startswith("corpusbot/domain/")})
     width = max([len(d) for d in domains] + [6])
     lines = [f"{'domain':<{width}}  {'fetched':>8}  {'kept':>6}"]
@@ -173,10 +183,16 @@ def summary(stats: dict[str, Any], output: Path) -> str:
         f"skipped, unchanged {stats.get('corpusbot/incremental/skipped', 0)}",
         f"archived           {stats.get('corpusbot/warc/records', 0)} records, "
         f"{size(stats.get('corpusbot/warc/bytes', 0))} in {output / 'archive'}",
-        f"finished           {stats.get('finish_reason', '?')} after "
+        f"finished           {_finish(stats, partial)} after "
         f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
     ]
     return "\n".join(lines)
+
+
+def _finish(stats: dict[str, Any], partial: bool) -> str:
+    reason = stats.get("finish_reason", "?")
+    # "finished" beside exit status 2 would contradict it
+    return "partial (errors in the log)" if partial and reason == "finished" else reason
 
 
 def size(count: int) -> str:

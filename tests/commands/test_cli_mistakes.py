@@ -234,3 +234,10 @@ def test_the_crawl_summary_shows_kilobytes_for_small_archives(tmp_path: Path) ->
     stats = {"corpusbot/warc/records": 82, "corpusbot/warc/bytes": 69_725}
     assert "82 records, 69.7 kB in" in summary(stats, tmp_path)
     assert size(1_500_000) == "1.5 MB"
+
+
+def test_the_crawl_summary_says_partial_when_errors_made_the_run_partial(tmp_path: Path) -> None:
+    stats = {"finish_reason": "finished", "response_received_count": 3, "log_count/ERROR": 1}
+    assert "finished           partial (errors in the log) after" in summary(
+        stats, tmp_path, partial=True)
+    assert "finished           finished after" in summary(stats, tmp_path)
