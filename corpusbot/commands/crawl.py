@@ -130,13 +130,13 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     """Run the spider to the end; its stats, and why it failed to start if it did."""
     # corpusbot's CLI has configured logging already: no second root handler
     # (every line twice), and Scrapy's loggers keep the CLI's verbosity.
-    settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
     quiet = ScrapyAtLevel(logging.getLogger().level)
     fetch_errors = OneLineFetchErrors.from_settings(settings)
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
         handler.addFilter(fetch_errors)
-    process = CrawlerProcess(settings)
+    # (the argument, not the LOG_INSTALL_ROOT_HANDLER setting, which Scrapy 2.15 lacks)
+    process = CrawlerProcess(settings, install_root_handler=False)
     crawler = process.create_crawler("news")
     failures: list[str] = []
     deferred = process.crawl(crawler, start_urls=args.urls,
