@@ -180,7 +180,7 @@ class NewsSpider(Spider):
     def _robots_middleware_on(self) -> bool:
         try:
             middlewares = self.crawler.engine.downloader.middleware.middlewares
-        except RuntimeError:  # no engine: the spider runs outside a crawl (tests)
+        except (RuntimeError, AttributeError):  # no engine: outside a crawl (tests)
             return False
         return any(isinstance(m, RobotsTxtMiddleware) for m in middlewares)
 

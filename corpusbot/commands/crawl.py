@@ -6,8 +6,10 @@ the resume state to OUT/job/. Stop with Ctrl-C and run the same command
 again to resume; once a crawl has finished, running it again fetches only
 new articles (and those whose sitemap or feed says they changed). Any
 Scrapy or corpusbot setting can be given with -s NAME=VALUE. Exit status:
-0 done, 1 failed (nothing fetched), 2 partial (interrupted: run again to
-continue; or errors in the log).
+0 done, 1 failed (nothing fetched, or OUT cannot be written), 2 partial
+(interrupted: run again to continue; or errors in the log), 64 a start
+that is not a URL, a missing or malformed --seeds or --sites file, a bad
+setting.
 """
 
 from __future__ import annotations
@@ -50,6 +52,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    settings = _prepared(args)
+    if isinstance(settings, int):
+        return settings
+    stats, failure = _crawl(settings, args)
+    _save_stats(stats, args.output)
+    rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
+                if key.startswith("corpusbot/rejected/")}
+    warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
+                         rejected)
+    status = exit_status(stats, failure)
+    if not args.quiet and stats:
+        print(summary(stats, args.output, partial=status == EXIT_PARTIAL))
+    return status
+
+
+def _prepared(args: argparse.Namespace) -> Settings | int:
+    """The crawl's settings once every argument is checked and OUT is writable, else the exit
+    status: nothing starts, and nothing is written, on a mistake."""
     if not args.urls and not args.seeds and not args.sites:
         log.error("nothing to crawl: give start URLs, --seeds FILE or --sites FILE")
         return EXIT_USAGE
@@ -66,15 +86,7 @@ def run(args: argparse.Namespace) -> int:
     except OutputFolderError as error:
         log.error("%s", error)
         return EXIT_FAILED
-    stats, failure = _crawl(settings, args)
-    _save_stats(stats, args.output)
-    rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
-                if key.startswith("corpusbot/rejected/")}
-    warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
-                         rejected)
-    if not args.quiet and stats:
-        print(summary(stats, args.output))
-    return exit_status(stats, failure)
+    return settings
 
 
 def _one_line(error: Exception, sites: Path | None) -> str:
@@ -118,13 +130,13 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     """Run the spider to the end; its stats, and why it failed to start if it did."""
     # corpusbot's CLI has configured logging already: no second root handler
     # (every line twice), and Scrapy's loggers keep the CLI's verbosity.
-    settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
     quiet = ScrapyAtLevel(logging.getLogger().level)
     fetch_errors = OneLineFetchErrors.from_settings(settings)
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
         handler.addFilter(fetch_errors)
-    process = CrawlerProcess(settings)
+    # (the argument, not the LOG_INSTALL_ROOT_HANDLER setting, which Scrapy 2.15 lacks)
+    process = CrawlerProcess(settings, install_root_handler=False)
     crawler = process.create_crawler("news")
     failures: list[str] = []
     deferred = process.crawl(crawler, start_urls=args.urls,
@@ -150,8 +162,8 @@ def exit_status(stats: dict[str, Any], failure: str | None) -> int:
     return EXIT_OK
 
 
-def summary(stats: dict[str, Any], output: Path) -> str:
-    """The final table: per domain, then totals."""
+def summary(stats: dict[str, Any], output: Path, partial: bool = False) -> str:
+    """The final table: per domain, then totals; ``partial`` when errors were logged."""
     domains = sorted({key.split("/")[2] for key in stats if key.startswith("corpusbot/domain/")})
     width = max([len(d) for d in domains] + [6])
     lines = [f"{'domain':<{width}}  {'fetched':>8}  {'kept':>6}"]
@@ -171,10 +183,16 @@ def summary(stats: dict[str, Any], output: Path) -> str:
         f"skipped, unchanged {stats.get('corpusbot/incremental/skipped', 0)}",
         f"archived           {stats.get('corpusbot/warc/records', 0)} records, "
         f"{size(stats.get('corpusbot/warc/bytes', 0))} in {output / 'archive'}",
-        f"finished           {stats.get('finish_reason', '?')} after "
+        f"finished           {_finish(stats, partial)} after "
         f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
     ]
     return "\n".join(lines)
+
+
+def _finish(stats: dict[str, Any], partial: bool) -> str:
+    reason = stats.get("finish_reason", "?")
+    # "finished" beside exit status 2 would contradict it
+    return "partial (errors in the log)" if partial and reason == "finished" else reason
 
 
 def size(count: int) -> str:

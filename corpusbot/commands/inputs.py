@@ -9,6 +9,7 @@ one filter refused every page says which filter, and which option sets it.
 from __future__ import annotations
 
 import logging
+import re
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,8 +19,9 @@ log = logging.getLogger(__name__)
 SNIFF_BYTES = 4096
 """Bytes read from the start of an input to tell an archive from anything else."""
 _GZIP_MAGIC = b"\x1f\x8b"
-# A WARC record starts with its version line, an ARC file with its filedesc record.
-_ARCHIVE_STARTS = (b"WARC/", b"filedesc:")
+# A WARC record starts with its version line, an ARC file with its filedesc record;
+# one anywhere in the first bytes (after some damage) makes the file the reader's.
+_RECORD_START = re.compile(rb"(?:^|\n)(?:WARC/\d|filedesc://)")
 
 FILTER_OPTIONS = {
     "filter/language": "--lang (CORPUSBOT_PROCESS_LANGUAGES)",
@@ -32,8 +34,9 @@ FILTER_OPTIONS = {
 def not_an_archive(path: Path) -> str | None:
     """Why ``path`` is not a WARC or ARC file, or None when it starts like one.
 
-    A gzip file whose start cannot be inflated is left to the reader, which
-    counts it as damaged: only inputs that are plainly something else are named.
+    A gzip file whose start cannot be inflated, or whose first record start
+    follows some damage, is left to the reader, which counts the damage: only
+    inputs that are plainly something else are named.
     """
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
@@ -44,9 +47,9 @@ def not_an_archive(path: Path) -> str | None:
             head = zlib.decompressobj(31).decompress(head)
         except zlib.error:
             return None
-    if head.lstrip(b"\r\n").startswith(_ARCHIVE_STARTS):
+    if _RECORD_START.search(head):
         return None
-    return f"it starts with {head[:24]!r}, not a WARC or ARC record"
+    return f"no WARC or ARC record in its first bytes, which read {head[:24]!r}"
 
 
 def archives_only(paths: list[Path]) -> tuple[list[Path], list[Path]]:

@@ -1,0 +1,243 @@
+"""A newcomer's mistakes (issue 12): each is one line saying what to do, the documented exit
+code, no traceback, and nothing left behind. Every case runs the real command."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corpusbot.commands.crawl import size, summary
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
+from tests.conftest import REPO
+from tests.corpus_support import html_records, page, write_warc
+
+SAMPLE = REPO / "sample" / "sample.warc.gz"
+# The crawl settings that make a failed fetch fail fast and quietly otherwise.
+FAST = ["-s", "CORPUSBOT_CONTACT=tests@corpusbot.invalid", "-s", "RETRY_TIMES=1",
+        "-s", "DOWNLOAD_TIMEOUT=10", "-s", "AUTOTHROTTLE_ENABLED=0", "-s", "DOWNLOAD_DELAY=0"]
+
+
+def corpusbot(*args: str, stdin: bytes | None = None,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m corpusbot ARGS``; asserts that it printed no traceback."""
+    done = subprocess.run([sys.executable, "-m", "corpusbot", *args], cwd=REPO, input=stdin,
+                          capture_output=True, timeout=180, check=False,
+                          env={**os.environ, **(env or {})})
+    result = subprocess.CompletedProcess(done.args, done.returncode,
+                                         done.stdout.decode(errors="replace"),
+                                         done.stderr.decode(errors="replace"))
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def error_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in result.stderr.splitlines() if " ERROR " in line]
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Path:
+    return write_warc(tmp_path / "a.warc.gz", html_records("https://a.example/"))
+
+
+# -- output folders ------------------------------------------------------------------
+
+
+def _existing_file(tmp_path: Path) -> Path:
+    path = tmp_path / "taken"
+    path.write_text("mine\n")
+    return path
+
+
+@pytest.mark.parametrize(("command", "make", "says"), [
+    ("warc", lambda tmp: Path("/proc/out"), "cannot write to /proc/out"),
+    ("warc", _existing_file, "is a file, not a folder"),
+    ("warc", lambda tmp: _existing_file(tmp) / "out", "cannot write to"),
+    ("crawl", _existing_file, "is a file, not a folder"),
+])
+def test_an_output_folder_that_cannot_be_written(tmp_path: Path, archive: Path, command: str,
+                                                 make, says: str) -> None:
+    out = make(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    source = [str(archive)] if command == "warc" else ["http://127.0.0.1:9/"]
+    result = corpusbot(command, *source, "-o", str(out), "-q")
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert says in line and "give -o a folder" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    if out.name == "taken":
+        assert out.read_text() == "mine\n"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_output_folder(tmp_path: Path, archive: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        result = corpusbot("warc", str(archive), "-o", str(locked / "out"), "-q")
+    finally:
+        locked.chmod(0o755)
+    assert result.returncode == EXIT_FAILED
+    assert "Permission denied" in error_lines(result)[0]
+    assert not list(locked.iterdir())
+
+
+# -- compression without its package -------------------------------------------------
+
+
+def test_zstd_without_zstandard_writes_nothing_and_a_rerun_works(tmp_path: Path,
+                                                                 archive: Path) -> None:
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    # As if zstandard were not installed: its import fails in every process.
+    (blocker / "sitecustomize.py").write_text("import sys\nsys.modules['zstandard'] = None\n")
+    out = tmp_path / "out"
+    result = corpusbot("warc", str(archive), "-o", str(out), "--compression", "zstd",
+                       env={"PYTHONPATH": str(blocker)})
+    assert result.returncode == EXIT_USAGE
+    [line] = error_lines(result)
+    assert "pip install 'corpusbot[zstd]'" in line
+    assert not out.exists()
+    assert corpusbot("warc", str(archive), "-o", str(out), "-q").returncode == EXIT_OK
+
+
+# -- crawl arguments -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (None, "cannot read"),
+    ('[site."news.example"\nstart = 1\n', "is not valid TOML"),
+    ('[site."news.example"]\nstrat = ["https://news.example/"]\n', "unknown site option"),
+])
+def test_a_sites_file_that_is_missing_or_malformed(tmp_path: Path, content: str | None,
+                                                   says: str) -> None:
+    sites = tmp_path / "sites.toml"
+    if content is not None:
+        sites.write_text(content)
+    out = tmp_path / "out"
+    result = corpusbot("crawl", "--sites", str(sites), "-o", str(out), "-q")
+    assert result.returncode == EXIT_USAGE
+    [line] = error_lines(result)
+    assert says in line and "sites.toml" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("start", ["notaurl", "ftp://news.example/"])
+def test_a_start_that_is_not_a_url_is_a_usage_error(tmp_path: Path, start: str) -> None:
+    out = tmp_path / "out"
+    result = corpusbot("crawl", start, "-o", str(out), "-q")
+    assert result.returncode == EXIT_USAGE
+    [line] = error_lines(result)
+    assert f"not a URL: {start!r}" in line
+    assert not out.exists()
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize(("host", "reason"), [
+    (f"127.0.0.1:{_closed_port()}", "refused"),
+    ("nothing.invalid", "DNS lookup failed"),
+])
+def test_a_failed_fetch_is_one_line_with_its_url_and_reason(tmp_path: Path, host: str,
+                                                            reason: str) -> None:
+    result = corpusbot("crawl", f"http://{host}/", "-o", str(tmp_path / "out"), "-q", *FAST)
+    assert result.returncode == EXIT_FAILED
+    for url in (f"http://{host}/robots.txt", f"http://{host}/"):
+        lines = [line for line in result.stderr.splitlines() if f"<GET {url}>" in line]
+        assert len(lines) == 1, result.stderr
+        assert reason in lines[0]
+
+
+# -- what a warc run says ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "names"), [
+    (["--lang", "ja"], "filter/language refused 5 of 5 pages; check --lang"),
+    (["--min-words", "100000"], "filter/too-short refused 5 of 5 pages; check --min-words"),
+])
+def test_a_run_that_keeps_nothing_names_the_filter(tmp_path: Path, archive: Path,
+                                                  option: list[str], names: str) -> None:
+    result = corpusbot("warc", str(archive), "-o", str(tmp_path / "out"), "-q", *option)
+    assert result.returncode == EXIT_OK
+    assert names in result.stderr
+
+
+def test_a_damaged_run_says_partial_beside_exit_2(tmp_path: Path, archive: Path) -> None:
+    data = bytearray(archive.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 100] = bytes(100)
+    archive.write_bytes(bytes(data))
+    result = corpusbot("warc", str(archive), "-o", str(tmp_path / "out"))
+    assert result.returncode == EXIT_PARTIAL
+    status = next(line for line in result.stdout.splitlines() if line.startswith("status"))
+    assert status.split() == ["status", "partial"]
+
+
+def test_a_file_that_is_not_an_archive_is_named(tmp_path: Path, archive: Path) -> None:
+    readme = tmp_path / "readme.warc"
+    shutil.copy(REPO / "README.md", readme)
+    out = tmp_path / "out"
+    result = corpusbot("warc", str(archive), str(readme), "-o", str(out), "-q")
+    assert result.returncode == EXIT_PARTIAL
+    [warning] = [line for line in result.stderr.splitlines() if " WARNING " in line]
+    assert f"{readme} is not an archive" in warning
+    alone = corpusbot("warc", str(readme), "-o", str(tmp_path / "alone"), "-q")
+    assert alone.returncode == EXIT_FAILED
+    assert not (tmp_path / "alone").exists()
+
+
+# -- extract and eval ----------------------------------------------------------------
+
+
+def test_extract_reads_gzip_from_a_file_and_from_standard_input(tmp_path: Path) -> None:
+    html = page("en-supermarket")
+    plain = tmp_path / "page.html"
+    plain.write_bytes(html)
+    packed = tmp_path / "page.html.gz"
+    packed.write_bytes(gzip.compress(html))
+    expected = corpusbot("extract", str(plain))
+    assert expected.returncode == EXIT_OK and expected.stdout.strip()
+    assert corpusbot("extract", str(packed)).stdout == expected.stdout
+    assert corpusbot("extract", "-", stdin=gzip.compress(html)).stdout == expected.stdout
+
+
+def test_extract_of_a_broken_gzip_is_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "page.html.gz"
+    broken.write_bytes(gzip.compress(page("en-supermarket"))[:200])
+    result = corpusbot("extract", str(broken))
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert f"cannot read {broken}" in line
+
+
+def test_eval_on_a_folder_that_does_not_exist(tmp_path: Path) -> None:
+    result = corpusbot("eval", str(tmp_path / "nowhere"))
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert "nowhere does not exist" in line
+
+
+# -- the crawl summary ---------------------------------------------------------------
+
+
+def test_the_crawl_summary_shows_kilobytes_for_small_archives(tmp_path: Path) -> None:
+    stats = {"corpusbot/warc/records": 82, "corpusbot/warc/bytes": 69_725}
+    assert "82 records, 69.7 kB in" in summary(stats, tmp_path)
+    assert size(1_500_000) == "1.5 MB"
+
+
+def test_the_crawl_summary_says_partial_when_errors_made_the_run_partial(tmp_path: Path) -> None:
+    stats = {"finish_reason": "finished", "response_received_count": 3, "log_count/ERROR": 1}
+    assert "finished           partial (errors in the log) after" in summary(
+        stats, tmp_path, partial=True)
+    assert "finished           finished after" in summary(stats, tmp_path)
