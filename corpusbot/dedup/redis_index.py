@@ -85,6 +85,18 @@ def bucket_count(entries: int) -> int:
     return max(16, math.ceil(entries / BUCKET_FILL))
 
 
+def place(name: str, buckets: int, key: int, field_bits: int | None = None) -> tuple[str, bytes]:
+    """The bucket (``name:<n>``) and field of a 64-bit ``key`` among ``buckets`` buckets;
+    the field keeps the bits below the top ``log2(buckets)``, or only ``field_bits`` of them."""
+    unsigned = key & 0xFFFFFFFFFFFFFFFF
+    rest = 64 - (buckets.bit_length() - 1)
+    low = unsigned & ((1 << rest) - 1)
+    if field_bits is not None:
+        low >>= rest - field_bits
+        rest = field_bits
+    return f"{name}:{(unsigned * buckets) >> 64}", low.to_bytes(-(-rest // 8), "big")
+
+
 class Layout:
     """Where each kind of key goes: bucket names and fields for 64-bit keys.
 
@@ -104,14 +116,8 @@ class Layout:
 
     def place(self, kind: str, key: int) -> tuple[str, bytes]:
         """The hash key and field of the 64-bit ``key`` of ``kind`` (u, t, p or b)."""
-        buckets, unsigned = self._buckets[kind], key & 0xFFFFFFFFFFFFFFFF
-        rest = 64 - (buckets.bit_length() - 1)
-        low = unsigned & ((1 << rest) - 1)
-        if kind == "b":
-            low >>= rest - BAND_FIELD_BYTES * 8
-            rest = BAND_FIELD_BYTES * 8
-        field = low.to_bytes(-(-rest // 8), "big")
-        return f"{self.prefix}{kind}:{(unsigned * buckets) >> 64}", field
+        field_bits = BAND_FIELD_BYTES * 8 if kind == "b" else None
+        return place(f"{self.prefix}{kind}", self._buckets[kind], key, field_bits)
 
     def parameters(self) -> dict[str, str]:
         """What must match between runs sharing the index."""
