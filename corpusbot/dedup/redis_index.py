@@ -185,11 +185,6 @@ class RedisIndex:
         self.round_trips += 1
         self._adopt(args=[self.in_flight(), item, self.journal()])
 
-    def has(self, kind: str, key: int) -> bool:
-        name, field = self.layout.place(kind, key)
-        self.round_trips += 1
-        return bool(self._client.hexists(name, field))  # type: ignore[attr-defined]
-
     def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"") -> list[int]:
         """Run the DECIDE script (``args`` between the prefix and the in-flight set, see
         the script), adopting the in-flight URL claim ``adopted`` on the way."""
