@@ -113,3 +113,29 @@ def test_only_the_first_process_sends_the_start_requests(redis_url: str) -> None
     second = StartOnce(redis.Redis.from_url(redis_url), "s:")
     assert asyncio.run(starts(first)) == ["https://a.example/", "https://b.example/"]
     assert asyncio.run(starts(second)) == []
+
+
+def test_the_shared_seen_store_answers_as_the_sqlite_one(tmp_path: Path, redis_url: str) -> None:
+    import redis
+
+    from corpusbot.crawl.redis_seen import RedisSeenStore
+    from corpusbot.crawl.seen import SeenStore
+
+    stores = [SeenStore(tmp_path / "seen.sqlite"),
+              RedisSeenStore(redis.Redis.from_url(redis_url), "s:", 1000)]
+    marks = [("https://a.example/1?b=2&a=1", "2024-05-01T10:00:00+00:00", None),
+             ("https://a.example/2", "2024-05-01T10:00:00+00:00", "2024-04-30T08:00:00+00:00")]
+    questions = [("https://a.example/1?a=1&b=2", None),
+                 ("https://a.example/1?a=1&b=2", "2024-05-02T00:00:00+00:00"),
+                 ("https://a.example/2", "2024-04-30T08:00:00+00:00"),
+                 ("https://a.example/2", "2024-05-01T00:00:00+00:00"),
+                 ("https://a.example/3", None)]
+    answers = []
+    for store in stores:
+        assert [store.status(url, None) for url, _, _ in marks] == ["new", "new"]
+        for mark in marks:
+            store.mark(*mark)
+        assert store.commit() == 2 and len(store) == 2
+        answers.append([store.status(url, modified) for url, modified in questions])
+        store.close()
+    assert answers[0] == answers[1] == ["unchanged", "changed", "unchanged", "changed", "new"]
