@@ -27,8 +27,6 @@ from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
-from corpusbot.corpus.locks import try_lock
-from corpusbot.corpus.sink import LOCK_FILE
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.pipelines.options import check_settings
 from corpusbot.spiders.news import seed_urls
@@ -110,6 +108,9 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
 
 def _worker_folder(output: Path, name: str | None) -> Path:
     """This process's folder of a shared crawl: ``--worker``, else the first free HOST-N."""
+    from corpusbot.corpus.locks import try_lock  # noqa: PLC0415
+    from corpusbot.corpus.sink import LOCK_FILE  # noqa: PLC0415
+
     if name:
         return output / name
     host = socket.gethostname()

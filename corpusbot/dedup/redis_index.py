@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 CAPACITY_DEFAULT = 1_000_000
 """Documents the bucket layout is sized for; past it buckets grow out of the compact
-encoding (still correct, about 5x the memory per entry). Set ``?capacity=`` in the URL."""
+encoding (still correct, several times the memory per entry). Set ``?capacity=`` in the URL."""
 PREFIX_DEFAULT = "cb:"
 BUCKET_FILL = 80
 """Mean fields per bucket: a Poisson(80) bucket stays under Redis's listpack limit
