@@ -36,11 +36,13 @@ def processor_options(settings: CorpusbotSettings) -> ProcessorOptions:
 
 def corpus_options(settings: CorpusbotSettings) -> CorpusOptions:
     dedup_path = settings.get("CORPUSBOT_DEDUP_PATH")
+    shared = dedup_path if "://" in dedup_path else None  # redis://host:port/db
     return CorpusOptions(
         compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
         shard_bytes=settings.getint("CORPUSBOT_CORPUS_SHARD_BYTES"),
         dedup=dedup_options(settings),
-        dedup_path=Path(dedup_path) if dedup_path else None,
+        dedup_path=Path(dedup_path) if dedup_path and not shared else None,
+        dedup_url=shared,
     )
 
 

@@ -144,6 +144,7 @@ class DaskRunner:
 
 def connect(scheduler: str) -> tuple[Any, Any]:
     """A client of ``scheduler`` (an address), or of a new local cluster for ``local:N``."""
+    import dask  # noqa: PLC0415
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
     if not scheduler.startswith(LOCAL_PREFIX):
@@ -151,6 +152,9 @@ def connect(scheduler: str) -> tuple[Any, Any]:
     workers = scheduler.removeprefix(LOCAL_PREFIX)
     if not workers.isdigit() or int(workers) < 1:
         raise ValueError(f"--dask local:N takes a number of workers, got {scheduler!r}")
-    cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    # A task runs its pages in a child process (time limits need a main thread), which
+    # Dask's default daemonic workers may not start.
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
     return Client(cluster), cluster

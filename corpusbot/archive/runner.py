@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 from collections import Counter, deque
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -139,7 +140,10 @@ class Runner:
     @contextmanager
     def _pool(self) -> Iterator[Pool]:
         options = self.options
-        pool: Pool = (InlinePool(self.processor, options.timeout_seconds) if options.jobs <= 1
+        # The inline pool's time limit is a signal, which only the main thread receives:
+        # elsewhere (a Dask worker's task thread) one job runs in a worker process.
+        inline = options.jobs <= 1 and threading.current_thread() is threading.main_thread()
+        pool: Pool = (InlinePool(self.processor, options.timeout_seconds) if inline
                       else WorkerPool(self.processor, options.jobs, options.timeout_seconds))
         try:
             yield pool

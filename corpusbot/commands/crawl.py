@@ -15,8 +15,11 @@ setting.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
+import os
+import socket
 import sys
 import tomllib
 from datetime import datetime
@@ -48,6 +51,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sites", type=Path, help="per-site options (TOML; see the README)")
     parser.add_argument("-s", "--set", dest="settings", action="append", default=[],
                         metavar="NAME=VALUE", help="a Scrapy or corpusbot setting (repeatable)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="share the crawl through Redis (redis://HOST:PORT/DB): several "
+                        "processes, on one machine or many, each writing under OUT/WORKER/")
+    parser.add_argument("--worker", metavar="NAME",
+                        help="with --redis: this process's folder under OUT "
+                        "(default: HOSTNAME-N, the first one no running process holds)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
 
 
@@ -56,14 +65,17 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(settings, int):
         return settings
     stats, failure = _crawl(settings, args)
-    _save_stats(stats, args.output)
+    out = Path(settings.get("CORPUSBOT_OUTPUT_DIR"))  # OUT/WORKER in a shared crawl
+    _save_stats(stats, out)
     rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
                 if key.startswith("corpusbot/rejected/")}
     warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
                          rejected)
     status = exit_status(stats, failure)
+    if args.redis and not failure and stats.get("finish_reason") == "finished":
+        status = EXIT_OK  # a shared crawl's process may find all the work done by the others
     if not args.quiet and stats:
-        print(summary(stats, args.output, partial=status == EXIT_PARTIAL))
+        print(summary(stats, out, partial=status == EXIT_PARTIAL))
     return status
 
 
@@ -119,11 +131,33 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
         if not sep or not name.strip():
             raise ValueError(f"-s takes NAME=VALUE, got {assignment!r}")
         settings.set(name.strip(), value, priority="cmdline")
+    if getattr(args, "redis", None):
+        output = _worker_folder(output, args.worker)
+        settings.set("CORPUSBOT_REDIS_URL", args.redis, priority="cmdline")
+        settings.set("JOBDIR", str(output / "job"), priority="project")
     # -o is the one place the output folder is named.
     settings.set("CORPUSBOT_OUTPUT_DIR", str(output), priority="cmdline")
     if not args.quiet and not show_bar:
         logging.getLogger("corpusbot.crawl.progress").setLevel(logging.INFO)
     return settings
+
+
+def _worker_folder(output: Path, name: str | None) -> Path:
+    """This process's folder of a shared crawl: ``--worker``, else the first free HOST-N."""
+    from corpusbot.corpus.locks import try_lock  # noqa: PLC0415
+    from corpusbot.corpus.sink import LOCK_FILE  # noqa: PLC0415
+
+    if name:
+        return output / name
+    host = socket.gethostname()
+    for number in itertools.count(1):
+        folder = output / f"{host}-{number}"
+        folder.mkdir(parents=True, exist_ok=True)
+        held = try_lock(folder / LOCK_FILE)
+        if held is not None:
+            os.close(held)  # the corpus takes the lock for good when it opens
+            return folder
+    raise AssertionError("unreachable")
 
 
 def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:

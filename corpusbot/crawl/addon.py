@@ -55,3 +55,28 @@ class Addon:
         for setting, components in COMPONENTS.items():
             for path, order in components.items():
                 settings.setdefault_in_component_priority_dict(setting, load_object(path), order)
+        if settings.get("CORPUSBOT_REDIS_URL"):
+            _share_through_redis(settings)
+
+
+SHARED_COMPONENTS: dict[str, dict[str, int]] = {
+    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.SharedPoliteness": 50},
+    "SPIDER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.StartOnce": 10},
+    "EXTENSIONS": {"corpusbot.crawl.redis_frontier.SharedIdle": 500},
+}
+
+
+def _share_through_redis(settings: Settings) -> None:
+    """scrapy-redis's scheduler and corpusbot's shared components (``redis_frontier``)."""
+    url, crawl = settings.get("CORPUSBOT_REDIS_URL"), settings.get("CORPUSBOT_REDIS_CRAWL")
+    for name, value in {
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler", "SCHEDULER_PERSIST": True,
+        "DUPEFILTER_CLASS": "corpusbot.crawl.redis_frontier.CompactDupeFilter",
+        "REDIS_URL": url, "SCHEDULER_QUEUE_KEY": f"{crawl}:%(spider)s:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{crawl}:%(spider)s:fingerprints",
+        "CORPUSBOT_DEDUP_PATH": url,
+    }.items():
+        settings.set(name, value, priority="addon")
+    for setting, components in SHARED_COMPONENTS.items():
+        for path, order in components.items():
+            settings.setdefault_in_component_priority_dict(setting, load_object(path), order)

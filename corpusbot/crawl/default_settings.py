@@ -102,8 +102,27 @@ CORPUSBOT_DEDUP_NEAR_THRESHOLD = THRESHOLD_DEFAULT
 """Jaccard similarity from which a document is a near duplicate. Default: 0.8."""
 
 CORPUSBOT_DEDUP_PATH = ""
-"""The dedup index, to share one between corpora. Default:
+"""The dedup index, to share one between corpora: an SQLite file, or a Redis
+URL (``redis://host:6379/0``) shared by processes on many machines. Default:
 ``<CORPUSBOT_OUTPUT_DIR>/dedup.sqlite``."""
+
+# -- A crawl shared by several processes (corpusbot.crawl.redis_frontier) -------
+
+CORPUSBOT_REDIS_URL = ""
+"""A Redis URL (``redis://host:6379/0``) switches on the shared crawl: the
+scrapy-redis scheduler (one request queue for every process), the compact
+request-fingerprint filter, the per-site rate shared by all processes, start
+requests queued once, and the dedup index in the same Redis unless
+``CORPUSBOT_DEDUP_PATH`` names another. ``corpusbot crawl --redis URL`` sets
+it. Default: empty, one process."""
+
+CORPUSBOT_REDIS_CRAWL = "corpusbot"
+"""Name of the shared crawl: the prefix of its keys (queue, fingerprints, site
+leases). Processes with the same name share one crawl. Default: corpusbot."""
+
+CORPUSBOT_REDIS_URLS_CAPACITY = 10_000_000
+"""Requests the fingerprint filter's buckets are sized for (past it they grow
+out of Redis's compact encoding: still correct, larger). Default: 10 million."""
 
 # -- The corpus writer (corpusbot.pipelines.corpus) ----------------------------
 

@@ -40,6 +40,21 @@ JOB_STATE = ("requests.seen", "requests.queue")
 """What Scrapy keeps in ``JOBDIR`` to resume a crawl (the scheduler's state)."""
 
 
+def _store(settings: CorpusbotSettings) -> SeenStore:
+    """The SQLite store beside the corpus, or the crawl's shared one when it uses Redis."""
+    if settings.get("CORPUSBOT_REDIS_URL"):
+        import redis  # optional extra: corpusbot[distributed-crawl]  # noqa: PLC0415
+
+        from corpusbot.crawl.redis_seen import RedisSeenStore  # noqa: PLC0415
+
+        return RedisSeenStore(  # type: ignore[return-value]
+            redis.Redis.from_url(settings.get("CORPUSBOT_REDIS_URL")),
+            f"{settings.get('CORPUSBOT_REDIS_CRAWL')}:",
+            settings.getint("CORPUSBOT_REDIS_URLS_CAPACITY"))
+    return SeenStore(settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
+        Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "crawl-seen.sqlite"))
+
+
 class IncrementalMiddleware(BaseSpiderMiddleware):
     """Drop requests for unchanged, already processed articles; remember processed ones."""
 
@@ -55,10 +70,7 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_INCREMENTAL_ENABLED"):
             raise NotConfigured("CORPUSBOT_INCREMENTAL_ENABLED is off")
-        path = settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
-            Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "crawl-seen.sqlite"
-        )
-        middleware = cls(crawler, SeenStore(path),
+        middleware = cls(crawler, _store(settings),
                          settings.getbool("CORPUSBOT_INCREMENTAL_RESET_JOBDIR"))
         crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(middleware.item_dropped, signal=signals.item_dropped)

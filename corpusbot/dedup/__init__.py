@@ -5,7 +5,10 @@
 - ``index``: ``DedupIndex``, the storage interface, and ``SQLiteIndex``;
 - ``deduplicator``: ``Deduplicator``, which applies url, exact, near and
   paragraph dedup to the Processor's results against an index;
-- ``options``: ``DedupOptions``, shared by the Processor and the index.
+- ``options``: ``DedupOptions``, shared by the Processor and the index;
+- ``redis_index``, ``redis_dedup``, ``redis_scripts``, ``bbit``: the same
+  levels against one Redis index shared by many processes and machines,
+  with compact (b-bit) signatures and per-owner journals for crash safety.
 """
 
 from corpusbot.dedup.options import DedupOptions

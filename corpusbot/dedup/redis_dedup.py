@@ -18,7 +18,7 @@ from corpusbot.dedup.bbit import BITS_DEFAULT, compact
 from corpusbot.dedup.deduplicator import EXACT, NEAR, PARAGRAPH, Deduplicator, with_paragraphs
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.redis_index import SIGNATURES_PER_BLOCK, RedisIndex
-from corpusbot.document import Document
+from corpusbot.document import Document, Rejection
 from corpusbot.text import tokens
 
 _VERDICTS = {1: EXACT, 2: NEAR, 3: PARAGRAPH}
@@ -28,29 +28,46 @@ _TRIMMED = 4
 class RedisDeduplicator(Deduplicator):
     """``Deduplicator`` over a ``RedisIndex``; see the module docstring."""
 
-    __slots__ = ("bits", "redis")
+    __slots__ = ("_adopted", "_claims", "bits", "redis")
 
     def __init__(self, index: RedisIndex, options: DedupOptions, bits: int = BITS_DEFAULT) -> None:
         self.redis, self.bits = index, bits
+        self._claims: dict[int, bytes] = {}  # in-flight URL key -> its claim's journal item
+        self._adopted = b""
         super().__init__(index, options)  # type: ignore[arg-type]
 
     def admit(self, key: int) -> bool:
-        """Whether a page with URL key ``key`` should be processed: claims it for good."""
+        """Whether a page with URL key ``key`` should be processed: claims it in Redis, where
+        the claim stays "in flight" until the page's result is checked."""
         if not self.options.uses("url"):
             return True
-        if key in self._in_flight or not self.redis.claim("u", key):
+        if key in self._claims:
             return False
-        self._in_flight.add(key)
+        item = self.redis.claim_in_flight("u", key)
+        if item is None:
+            return False
+        self._claims[key] = item
         return True
 
+    def check(self, result: Document | Rejection, revisit: bool = False) -> Document | str | None:
+        """As ``Deduplicator.check``; the page's in-flight URL claim joins the open epoch."""
+        self._adopted = b""
+        verdict = super().check(result, revisit)
+        if self._adopted:  # not taken by a DECIDE call: a rejection, or a URL verdict
+            self.redis.adopt(self._adopted)
+            self._adopted = b""
+        return verdict
+
     def _claim_url(self, key: int) -> bool:
-        if key in self._in_flight:
-            self._in_flight.discard(key)
+        item = self._claims.pop(key, None)
+        if item is not None:
+            self._adopted = item
             return True
         return self.redis.claim("u", key)
 
     def _check_document(self, doc: Document) -> Document | str:
-        answer = self.redis.decide(self._arguments(doc))
+        answer = self.redis.decide(self._arguments(doc), self._adopted)
+        self._adopted = b""
         code, kept = answer[0], answer[1:]
         if code in _VERDICTS:
             return _VERDICTS[code]

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.redis_scripts import CLAIM, DECIDE, RELEASE
+from corpusbot.dedup.redis_scripts import ADOPT, CLAIM, CLAIM_IN_FLIGHT, DECIDE, RELEASE
 
 logger = logging.getLogger(__name__)
 
 CAPACITY_DEFAULT = 1_000_000
 """Documents the bucket layout is sized for; past it buckets grow out of the compact
-encoding (still correct, about 5x the memory per entry). Set ``?capacity=`` in the URL."""
+encoding (still correct, several times the memory per entry). Set ``?capacity=`` in the URL."""
 PREFIX_DEFAULT = "cb:"
 BUCKET_FILL = 80
 """Mean fields per bucket: a Poisson(80) bucket stays under Redis's listpack limit
@@ -85,6 +85,18 @@ def bucket_count(entries: int) -> int:
     return max(16, math.ceil(entries / BUCKET_FILL))
 
 
+def place(name: str, buckets: int, key: int, field_bits: int | None = None) -> tuple[str, bytes]:
+    """The bucket (``name:<n>``) and field of a 64-bit ``key`` among ``buckets`` buckets;
+    the field keeps the bits below the top ``log2(buckets)``, or only ``field_bits`` of them."""
+    unsigned = key & 0xFFFFFFFFFFFFFFFF
+    rest = 64 - (buckets.bit_length() - 1)
+    low = unsigned & ((1 << rest) - 1)
+    if field_bits is not None:
+        low >>= rest - field_bits
+        rest = field_bits
+    return f"{name}:{(unsigned * buckets) >> 64}", low.to_bytes(-(-rest // 8), "big")
+
+
 class Layout:
     """Where each kind of key goes: bucket names and fields for 64-bit keys.
 
@@ -104,14 +116,8 @@ class Layout:
 
     def place(self, kind: str, key: int) -> tuple[str, bytes]:
         """The hash key and field of the 64-bit ``key`` of ``kind`` (u, t, p or b)."""
-        buckets, unsigned = self._buckets[kind], key & 0xFFFFFFFFFFFFFFFF
-        rest = 64 - (buckets.bit_length() - 1)
-        low = unsigned & ((1 << rest) - 1)
-        if kind == "b":
-            low >>= rest - BAND_FIELD_BYTES * 8
-            rest = BAND_FIELD_BYTES * 8
-        field = low.to_bytes(-(-rest // 8), "big")
-        return f"{self.prefix}{kind}:{(unsigned * buckets) >> 64}", field
+        field_bits = BAND_FIELD_BYTES * 8 if kind == "b" else None
+        return place(f"{self.prefix}{kind}", self._buckets[kind], key, field_bits)
 
     def parameters(self) -> dict[str, str]:
         """What must match between runs sharing the index."""
@@ -131,6 +137,8 @@ class RedisIndex:
         self.round_trips = 0
         self._claim = client.register_script(CLAIM)  # type: ignore[attr-defined]
         self._decide = client.register_script(DECIDE)  # type: ignore[attr-defined]
+        self._claim_in_flight = client.register_script(CLAIM_IN_FLIGHT)  # type: ignore[attr-defined]
+        self._adopt = client.register_script(ADOPT)  # type: ignore[attr-defined]
         self._release = client.register_script(RELEASE)  # type: ignore[attr-defined]
 
     @classmethod
@@ -159,15 +167,31 @@ class RedisIndex:
         self.round_trips += 1
         return bool(self._claim(args=[name, field, self.journal()]))
 
-    def has(self, kind: str, key: int) -> bool:
+    def in_flight(self) -> str:
+        """The set of URLs claimed by pages read but not yet checked."""
+        return f"{self.address.prefix}f:{self.owner}"
+
+    def claim_in_flight(self, kind: str, key: int) -> bytes | None:
+        """Claim ``key`` for a page about to be processed: its journal item, or None when
+        it was known. The item joins an epoch when ``decide`` or ``adopt`` gets it."""
         name, field = self.layout.place(kind, key)
         self.round_trips += 1
-        return bool(self._client.hexists(name, field))  # type: ignore[attr-defined]
+        if not self._claim_in_flight(args=[name, field, self.in_flight()]):
+            return None
+        return b"h" + name.encode() + b"\n" + field
 
-    def decide(self, args: Sequence[bytes | str | int | float]) -> list[int]:
-        """Run the DECIDE script; ``args`` after the journal and prefix (see the script)."""
+    def adopt(self, item: bytes) -> None:
+        """The in-flight claim ``item`` now belongs to the open epoch."""
         self.round_trips += 1
-        return [int(x) for x in self._decide(args=[self.journal(), self.address.prefix, *args])]
+        self._adopt(args=[self.in_flight(), item, self.journal()])
+
+    def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"") -> list[int]:
+        """Run the DECIDE script (``args`` between the prefix and the in-flight set, see
+        the script), adopting the in-flight URL claim ``adopted`` on the way."""
+        self.round_trips += 1
+        answer = self._decide(args=[self.journal(), self.address.prefix, *args,
+                                    self.in_flight(), adopted])
+        return [int(x) for x in answer]
 
     def committed(self) -> None:
         """The owner's SQLite commit of ``epoch`` is durable: its additions now count."""
@@ -176,13 +200,21 @@ class RedisIndex:
         self.epoch += 1
 
     def release(self, epoch: int | None = None) -> int:
-        """Take back every addition journaled under ``epoch`` (default: the open one)."""
+        """Take back every addition journaled under ``epoch`` (default: the open one, and
+        the URLs still in flight)."""
+        journals = [self.journal(epoch)] if epoch is not None else [
+            self.journal(), self.in_flight()]
+        return sum(self._release_journal(name) for name in journals)
+
+    def _release_journal(self, name: str) -> int:
         self.round_trips += 1
-        return int(self._release(args=[self.journal(epoch), self.address.prefix,
-                                       self.signature_bytes, SIGNATURES_PER_BLOCK]))
+        return int(self._release(args=[name, self.address.prefix, self.signature_bytes,
+                                       SIGNATURES_PER_BLOCK]))
 
     def recover(self, committed_epoch: int) -> None:
-        """Adopt this owner's journals up to ``committed_epoch``; release later ones."""
+        """Adopt this owner's journals up to ``committed_epoch``; release later ones and
+        the URLs left in flight (their pages were never checked)."""
+        self._release_journal(self.in_flight())
         pattern = f"{self.address.prefix}j:{self.owner}:*"
         for name in self._client.scan_iter(match=pattern):  # type: ignore[attr-defined]
             epoch = int(name.rsplit(b":", 1)[1])

@@ -21,6 +21,23 @@ end
 return 0
 """
 
+CLAIM_IN_FLIGHT = """
+-- ARGV: key, field, in-flight set. As CLAIM, but the owner's claim waits in a set
+-- (not an epoch's journal) until its page is checked: a commit in between must not
+-- make a URL whose page was read but not yet added count as done.
+if redis.call("HSETNX", ARGV[1], ARGV[2], "") == 1 then
+  redis.call("SADD", ARGV[3], "h" .. ARGV[1] .. "\\n" .. ARGV[2])
+  return 1
+end
+return 0
+"""
+
+ADOPT = """
+-- ARGV: in-flight set, item, journal: the checked page's URL joins the open epoch.
+if redis.call("SREM", ARGV[1], ARGV[2]) == 1 then redis.call("RPUSH", ARGV[3], ARGV[2]) end
+return 1
+"""
+
 DECIDE = """
 -- One document's exact, near and paragraph levels, in the order of Deduplicator:
 -- returns {code, kept paragraph indexes...}; code 0 kept, 1 exact, 2 near,
@@ -38,6 +55,10 @@ local npara = tonumber(ARGV[i]); i = i + 1
 local paras = {}
 for p = 1, npara do paras[p] = {ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])}; i = i + 3 end
 local min_left = tonumber(ARGV[i])
+local in_flight, adopted = ARGV[i + 1], ARGV[i + 2]
+if adopted ~= "" and redis.call("SREM", in_flight, adopted) == 1 then
+  redis.call("RPUSH", journal, adopted)
+end
 
 if text_key ~= "" and redis.call("HEXISTS", text_key, text_field) == 1 then return {1} end
 
@@ -130,11 +151,13 @@ return answer
 """
 
 RELEASE = """
--- ARGV: journal, prefix, signature bytes, signatures per block. Undo every addition
--- the journal lists, then drop it; returns how many items were undone.
+-- ARGV: journal (an epoch's list or the in-flight set), prefix, signature bytes,
+-- signatures per block. Undo every addition it lists, then drop it; returns how many.
 local journal, prefix = ARGV[1], ARGV[2]
 local sig_bytes, block = tonumber(ARGV[3]), tonumber(ARGV[4])
-local items = redis.call("LRANGE", journal, 0, -1)
+local items
+if redis.call("TYPE", journal).ok == "set" then items = redis.call("SMEMBERS", journal)
+else items = redis.call("LRANGE", journal, 0, -1) end
 for _, item in ipairs(items) do
   local kind = string.sub(item, 1, 1)
   if kind == "h" then

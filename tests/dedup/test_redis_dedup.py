@@ -13,6 +13,7 @@ from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 from corpusbot.document import Document
+from corpusbot.text import hash64
 from tests.corpus_support import page
 from tests.dedup.test_dedup import ALL_LEVELS, _article, deduplicator, document, edited
 
@@ -81,12 +82,13 @@ def test_b_bit_signatures_estimate_jaccard_after_correction() -> None:
 def test_buckets_stay_in_the_compact_encoding(redis_url: str) -> None:
     import redis
 
-    dedup = redis_dedup(redis_url + "?capacity=2000")
-    for key in range(1, 3000):
-        dedup.admit(key * 0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF)
+    dedup = redis_dedup(redis_url + "?capacity=3000")
+    for n in range(3000):
+        assert dedup.admit(hash64(str(n)))
     client = redis.Redis.from_url(redis_url)
     buckets = list(client.scan_iter(match="cb:u:*"))
-    assert 16 <= len(buckets) <= 64
+    assert len(buckets) == 3000 // 80 + 1
+    assert sum(client.hlen(name) for name in buckets) == 3000
     assert {client.object("encoding", name) for name in buckets} == {b"listpack"}
 
 

@@ -1,0 +1,193 @@
+"""Glue for one crawl shared by several processes through Redis.
+
+scrapy-redis gives the shared frontier (its ``Scheduler`` keeps the request
+queue in Redis, so any process pops what any process found). corpusbot adds
+what it lacks, as components the add-on enables when ``CORPUSBOT_REDIS_URL``
+is set:
+
+- ``CompactDupeFilter``: the shared request-fingerprint filter, 64 bits per
+  request in bucketed listpack hashes (13 bytes of Redis memory per request,
+  where scrapy-redis's set of 40-character hex strings takes 101, measured by
+  ``benchmarks/redis_fingerprints.py``);
+- ``SharedPoliteness``: one request per site per ``DOWNLOAD_DELAY`` across
+  all the processes, through a lease key per site (``SET NX PX``), so N
+  processes do not hit a site N times as often;
+- ``StartOnce``: the spider's start requests (start pages, robots.txt and
+  sitemaps) come from the first process only; the others take work from
+  the shared queue;
+- ``SharedIdle``: a process whose queue is empty keeps waiting while
+  another one is still busy (it may yet queue links), and stops when all are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Self
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.utils.asyncio import is_asyncio_available
+from scrapy.utils.httpobj import urlparse_cached
+from scrapy_redis.dupefilter import RFPDupeFilter
+
+from corpusbot.dedup.redis_index import bucket_count, place
+
+logger = logging.getLogger(__name__)
+
+BUSY_SECONDS = 30
+"""How long a process counts as busy after its last request: longer than the slowest
+response (``DOWNLOAD_TIMEOUT`` is 30 s in the politeness defaults)."""
+BUSY_REFRESH_SECONDS = 1.0
+
+
+def _redis(crawler: Crawler) -> Any:
+    url = crawler.settings.get("CORPUSBOT_REDIS_URL")
+    if not url:
+        raise NotConfigured("CORPUSBOT_REDIS_URL is not set")
+    import redis  # optional extra: corpusbot[distributed-crawl]  # noqa: PLC0415
+
+    return redis.Redis.from_url(url)
+
+
+def crawl_prefix(crawler: Crawler) -> str:
+    """The key prefix of this crawl's shared state."""
+    return f"{crawler.settings.get('CORPUSBOT_REDIS_CRAWL')}:"
+
+
+class CompactDupeFilter(RFPDupeFilter):
+    """scrapy-redis's filter with 8-byte fingerprints in bucketed hashes (module docstring)."""
+
+    buckets = bucket_count(10_000_000)
+
+    @classmethod
+    def from_spider(cls, spider: Any) -> Self:
+        made = super().from_spider(spider)
+        made.buckets = bucket_count(spider.settings.getint("CORPUSBOT_REDIS_URLS_CAPACITY"))
+        return made
+
+    def request_seen(self, request: Request) -> bool:
+        """True when another request with the same fingerprint was seen, by any process."""
+        name, field = place(self.key, self.buckets, int(self.request_fingerprint(request)[:16], 16))
+        return self.server.hsetnx(name, field, "") == 0
+
+    def clear(self) -> None:
+        for name in self.server.scan_iter(match=f"{self.key}:*"):
+            self.server.delete(name)
+
+
+async def pause(seconds: float) -> None:
+    """Sleep without blocking the reactor, on either reactor."""
+    if is_asyncio_available():
+        await asyncio.sleep(seconds)
+        return
+    from twisted.internet import reactor  # noqa: PLC0415
+    from twisted.internet.task import deferLater  # noqa: PLC0415
+
+    await deferLater(reactor, seconds, lambda: None)
+
+
+class SharedPoliteness:
+    """A downloader middleware: at most one request per site per delay, over all processes."""
+
+    def __init__(self, server: Any, prefix: str, delay: float) -> None:
+        self.server, self.prefix, self.delay_ms = server, prefix, max(1, int(delay * 1000))
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        delay = crawler.settings.getfloat("DOWNLOAD_DELAY")
+        if delay <= 0:
+            raise NotConfigured("DOWNLOAD_DELAY is 0: no shared rate to keep")
+        return cls(_redis(crawler), crawl_prefix(crawler), delay)
+
+    async def process_request(self, request: Request) -> None:
+        """Wait until this process holds the site's lease for the next ``delay``."""
+        key = f"{self.prefix}site:{urlparse_cached(request).netloc}"
+        while not self.server.set(key, b"1", px=self.delay_ms, nx=True):
+            await pause(max(int(self.server.pttl(key)), 5) / 1000)
+
+
+class StartOnce:
+    """A spider middleware: only the first process of a crawl sends the start requests."""
+
+    def __init__(self, server: Any, prefix: str) -> None:
+        self.server, self.prefix = server, prefix
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(_redis(crawler), crawl_prefix(crawler))
+
+    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        me = _identity()
+        if not self.server.set(f"{self.prefix}started", me.encode(), nx=True):
+            logger.info("the start requests were queued by %s: taking work from the queue",
+                        self.server.get(f"{self.prefix}started").decode())
+            return
+        # busy from now on, so that no process that starts meanwhile stops for lack of work
+        self.server.set(f"{self.prefix}busy:{me}", b"1", ex=BUSY_SECONDS)
+        async for item_or_request in start:
+            yield item_or_request
+
+
+class SharedIdle:
+    """An extension: a process with nothing to do waits while another one is busy.
+
+    Each process marks itself busy (a key that expires) every second while its
+    engine has requests in progress, and on every request it schedules.
+    """
+
+    def __init__(self, crawler: Crawler, server: Any, prefix: str, name: str) -> None:
+        self.crawler, self.server, self.prefix = crawler, server, prefix
+        self.key = f"{prefix}busy:{name}"
+        self._refreshed = 0.0
+        self._beat: Any = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity())
+        crawler.signals.connect(idle.opened, signal=signals.spider_opened)
+        crawler.signals.connect(idle.busy, signal=signals.request_scheduled)
+        crawler.signals.connect(idle.busy, signal=signals.response_received)
+        crawler.signals.connect(idle.idle, signal=signals.spider_idle)
+        crawler.signals.connect(idle.closed, signal=signals.spider_closed)
+        return idle
+
+    def opened(self) -> None:
+        from twisted.internet.task import LoopingCall  # noqa: PLC0415  (after the reactor)
+
+        self._beat = LoopingCall(self._heartbeat)
+        self._beat.start(BUSY_REFRESH_SECONDS, now=False)
+
+    def _heartbeat(self) -> None:
+        engine = self.crawler.engine
+        if engine is not None and not engine.spider_is_idle():
+            self.busy()
+
+    def busy(self) -> None:
+        now = time.monotonic()
+        if now - self._refreshed >= BUSY_REFRESH_SECONDS:
+            self.server.set(self.key, b"1", ex=BUSY_SECONDS)
+            self._refreshed = now
+
+    def idle(self) -> None:
+        """Called when this process's engine has nothing left: wait for the others."""
+        self.server.delete(self.key)
+        self._refreshed = 0.0
+        others = list(self.server.scan_iter(match=f"{self.prefix}busy:*"))
+        logger.debug("idle; processes still busy: %s", [o.decode() for o in others])
+        if others:
+            raise DontCloseSpider(f"{len(others)} other process(es) still busy")
+
+    def closed(self) -> None:
+        if self._beat is not None and self._beat.running:
+            self._beat.stop()
+        self.server.delete(self.key)
+
+
+def _identity() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"

@@ -1,0 +1,141 @@
+"""A crawl shared by two processes through a real redis-server, and its components."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
+                    "pip install corpusbot[distributed-crawl]")
+
+from scrapy import Request
+
+from corpusbot.crawl.redis_frontier import CompactDupeFilter, SharedPoliteness, StartOnce
+from tests.newssite.client import REPO, TEST_SETTINGS, NewsSite, corpus_records, crawl_stats
+
+
+def crawler_process(site: NewsSite, out: Path, redis_url: str, worker: str,
+                    *settings: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o", str(out),
+               "--redis", redis_url, "--worker", worker, "-q"]
+    for setting in (*TEST_SETTINGS, *settings):
+        command += ["-s", setting]
+    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
+                                                              redis_url: str) -> None:
+    # Slow pages, and no process holding more than two requests: both get work.
+    slow = ("CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
+    with NewsSite(latency=1.0) as site:
+        first = crawler_process(site, tmp_path / "out", redis_url, "one", *slow)
+        second = crawler_process(site, tmp_path / "out", redis_url, "two", *slow)
+        for process in (first, second):
+            _, errors = process.communicate(timeout=240)
+            assert process.returncode == 0, errors[-3000:]
+        hits, manifest = site.hits(), site.manifest()
+    fetched_twice = {path for path, count in hits.items() if count > 1}
+    # each process reads robots.txt itself; the flaky page fails once and is retried
+    assert fetched_twice <= {"/robots.txt", manifest["flaky"]}
+    records = corpus_records(tmp_path / "out" / "one") + corpus_records(tmp_path / "out" / "two")
+    stored = Counter(r["url"].removeprefix(site.url) for r in records)
+    assert sorted(stored) == manifest["articles"] and set(stored.values()) == {1}
+    from corpusbot.cli import main
+
+    assert main(["merge", str(tmp_path / "out"), "-q"]) == 0
+    merged = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert merged["documents"] == len(records) and len(merged["parts"]) == 2
+    for worker in ("one", "two"):  # both took their share of the one frontier
+        assert crawl_stats(tmp_path / "out" / worker).get("response_received_count", 0) > 0
+
+
+def _politeness(redis_url: str, delay: float) -> SharedPoliteness:
+    import redis
+
+    return SharedPoliteness(redis.Redis.from_url(redis_url), "t:", delay)
+
+
+def test_processes_share_one_rate_per_site(redis_url: str) -> None:
+    processes = [_politeness(redis_url, 0.2) for _ in range(3)]
+
+    async def fetch_all() -> list[float]:
+        started, times = time.monotonic(), []
+
+        async def one(middleware: SharedPoliteness, url: str) -> None:
+            await middleware.process_request(Request(url))
+            times.append(time.monotonic() - started)
+
+        await asyncio.gather(*(one(m, "https://a.example/x") for m in processes),
+                             one(processes[0], "https://b.example/y"))
+        return sorted(times)
+
+    times = asyncio.run(fetch_all())
+    assert times[1] < 0.15  # the other site waits for nobody
+    same_site = sorted(times[:1] + times[2:]) if times[0] < times[1] else times[1:]
+    assert same_site[-1] >= 0.38  # three requests to one site take two delays
+
+
+def test_fingerprints_are_shared_and_compact(redis_url: str) -> None:
+    import redis
+
+    server = redis.Redis.from_url(redis_url)
+    one, two = CompactDupeFilter(server, "c:fp"), CompactDupeFilter(server, "c:fp")
+    one.buckets = two.buckets = 16
+    assert not one.request_seen(Request("https://a.example/?b=2&a=1"))
+    assert two.request_seen(Request("https://a.example/?a=1&b=2"))
+    assert not two.request_seen(Request("https://a.example/other"))
+    names = list(server.scan_iter(match="c:fp:*"))
+    assert sum(server.hlen(name) for name in names) == 2
+    assert {server.object("encoding", name) for name in names} == {b"listpack"}
+    one.clear()
+    assert not list(server.scan_iter(match="c:fp:*"))
+
+
+def test_only_the_first_process_sends_the_start_requests(redis_url: str) -> None:
+    import redis
+
+    async def starts(middleware: StartOnce) -> list[str]:
+        async def start():
+            for url in ("https://a.example/", "https://b.example/"):
+                yield Request(url)
+
+        return [r.url async for r in middleware.process_start(start())]
+
+    first = StartOnce(redis.Redis.from_url(redis_url), "s:")
+    second = StartOnce(redis.Redis.from_url(redis_url), "s:")
+    assert asyncio.run(starts(first)) == ["https://a.example/", "https://b.example/"]
+    assert asyncio.run(starts(second)) == []
+
+
+def test_the_shared_seen_store_answers_as_the_sqlite_one(tmp_path: Path, redis_url: str) -> None:
+    import redis
+
+    from corpusbot.crawl.redis_seen import RedisSeenStore
+    from corpusbot.crawl.seen import SeenStore
+
+    stores = [SeenStore(tmp_path / "seen.sqlite"),
+              RedisSeenStore(redis.Redis.from_url(redis_url), "s:", 1000)]
+    marks = [("https://a.example/1?b=2&a=1", "2024-05-01T10:00:00+00:00", None),
+             ("https://a.example/2", "2024-05-01T10:00:00+00:00", "2024-04-30T08:00:00+00:00")]
+    questions = [("https://a.example/1?a=1&b=2", None),
+                 ("https://a.example/1?a=1&b=2", "2024-05-02T00:00:00+00:00"),
+                 ("https://a.example/2", "2024-04-30T08:00:00+00:00"),
+                 ("https://a.example/2", "2024-05-01T00:00:00+00:00"),
+                 ("https://a.example/3", None)]
+    answers = []
+    for store in stores:
+        assert [store.status(url, None) for url, _, _ in marks] == ["new", "new"]
+        for mark in marks:
+            store.mark(*mark)
+        assert store.commit() == 2 and len(store) == 2
+        answers.append([store.status(url, modified) for url, modified in questions])
+        store.close()
+    assert answers[0] == answers[1] == ["unchanged", "changed", "unchanged", "changed", "new"]
