@@ -20,9 +20,13 @@ text onto them (``web2text_data.align``), compute the features, then
 Everything is seeded and single-threaded, so a run reproduces the shipped
 file byte for byte. Needs the ``train`` extra (scikit-learn).
 
-Model family, measured with this script (5-fold CV on the 1,497 pages, F1):
-logistic regression unary + pairwise 0.776; MLP one hidden layer of 64 units
-0.80x (see the report; the figures of the shipped run are in the lead's note).
+Model family, measured with this script (5-fold CV grouped by domain on the
+1,497 pages, bag-of-words F1 macro over pages, pairwise weight 0 / 0.25 /
+0.5 / 1 / 2): logistic regression 0.810 / **0.812** / 0.810 / 0.809 / 0.809;
+an MLP with one hidden layer of 64 units (30 epochs, batch 512, same L2)
+0.794 / 0.801 / 0.801 / 0.800 / 0.798. Logistic regression wins on F1 and
+is one matrix product per page, so it ships (``HIDDEN_UNITS = ()``); the
+labels themselves (oracle) score 0.941.
 """
 
 from __future__ import annotations
@@ -58,9 +62,10 @@ SEED = 13
 FOLDS = 5
 PAIRWISE_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0)
 """Candidate weights of the pairwise term in the Viterbi objective (the paper tunes its own)."""
-HIDDEN_UNITS = (64,)
-"""Hidden layer sizes of both networks; () is logistic regression."""
+HIDDEN_UNITS = ()
+"""Hidden layer sizes of both networks; () is logistic regression (chosen: see above)."""
 L2 = 1e-3
+"""L2 penalty per example, for both families (not tuned: one run per family fitted the time)."""
 MAX_EPOCHS = 30
 BATCH_SIZE = 512
 

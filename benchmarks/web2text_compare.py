@@ -158,10 +158,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder of train_web2text.py --save-folds (CV figures on WCXB)")
     parser.add_argument("--sets", nargs="*", default=["scrapinghub", "multilingual-dev",
                                                       "wcxb-dev"])
+    parser.add_argument("--modes", nargs="*", default=list(MODES), choices=MODES,
+                        help="corpusbot modes to run beside trafilatura")
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    extractors = {m: corpusbot_mode(m) for m in MODES}
+    extractors = {m: corpusbot_mode(m) for m in args.modes}
     extractors["trafilatura"] = trafilatura_extractor()
     results = {}
     for set_name in args.sets:

@@ -177,7 +177,8 @@ def test_alignment_labels_the_gold_blocks():
     assert sum(labels) == 2
 
 
-def test_a_tiny_training_run_is_deterministic(tmp_path):
+@pytest.mark.parametrize("hidden", [(), (8,)], ids=["logistic", "mlp"])
+def test_a_tiny_training_run_is_deterministic(tmp_path, hidden: tuple[int, ...]):
     trainer, data = _trainer()
     pages = []
     for i in range(6):
@@ -186,12 +187,13 @@ def test_a_tiny_training_run_is_deterministic(tmp_path):
         pages.append(data.WcxbPage(str(i), f"https://site{i}.test/", f"site{i}.test",
                                    "article", gold, html.encode()))
     prepared = trainer.prepare(pages)
-    digests = [trainer.save(trainer.fit(prepared, 1.0, (8,)), tmp_path / f"{run}.npz")
+    digests = [trainer.save(trainer.fit(prepared, 1.0, hidden), tmp_path / f"{run}.npz")
                for run in range(2)]
     assert digests[0] == digests[1]
     with np.load(tmp_path / "0.npz", allow_pickle=False) as stored:
         model = web2text.model_from_arrays({k: stored[k] for k in stored.files})
     assert model.pairwise_weight == 1.0
+    assert len(model.unary.weights) == len(hidden) + 1
 
 
 # Floors just under the shipped model's scores (the model never saw these sets).
