@@ -196,8 +196,9 @@ def test_a_tiny_training_run_is_deterministic(tmp_path, hidden: tuple[int, ...])
     assert len(model.unary.weights) == len(hidden) + 1
 
 
-# Floors just under the shipped model's scores (the model never saw these sets).
-FLOORS = {"scrapinghub": 0.0, "multilingual-dev": 0.0}
+# F1 floors just under the shipped model's scores (0.916 / 0.893 when set; the
+# model never saw these sets).
+FLOORS = {"scrapinghub": 0.905, "multilingual-dev": 0.88}
 
 
 @needs_bench
