@@ -94,15 +94,57 @@ def _extract(
     html: bytes | str, headers: Mapping[str, str], lang: str | None, mode: str,
     on_tree: Callable[[etree._Element], None] | None = None,
 ) -> Extraction:
+    read = read_page(html, headers, lang, on_tree)
+    if isinstance(read, Unread):
+        return _empty(mode, read.reason, read.encoding)
+    page, guess, encoding = read.page, read.language, read.encoding
+    paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
+    return Extraction(
+        text="\n\n".join(paragraphs),
+        paragraphs=paragraphs,
+        title=page.title,
+        language=guess.code,
+        language_probability=guess.probability,
+        mode=mode,
+        encoding=encoding,
+        reason=None if paragraphs else "no-main-text",
+        cuts=read.cuts,
+    )
+
+
+@dataclass(slots=True, frozen=True)
+class ReadPage:
+    """A page decoded, parsed, cut into blocks, its language identified."""
+
+    page: PageBlocks
+    language: language.LanguageGuess
+    encoding: str | None
+    cuts: tuple[str, ...] = ()
+
+
+@dataclass(slots=True, frozen=True)
+class Unread:
+    """Why a page gave no blocks (the ``reason`` of an empty extraction)."""
+
+    reason: str
+    encoding: str | None = None
+
+
+def read_page(
+    html: bytes | str, headers: Mapping[str, str] | None = None, lang: str | None = None,
+    on_tree: Callable[[etree._Element], None] | None = None,
+) -> ReadPage | Unread:
+    """Every stage before the mode: what all modes read, and what a learned mode trains on."""
     if not html or (isinstance(html, bytes) and not html.strip()):
-        return _empty(mode, "empty-input")
+        return Unread("empty-input")
+    headers = headers or {}
     decoded = decode.decode_html(html, headers)
     if not decode.looks_like_html(decoded.text):
-        return _empty(mode, "not-html", decoded.encoding)
+        return Unread("not-html", decoded.encoding)
     try:
         root, cuts = dom.parse_bounded(decoded.utf8 or decoded.text)
     except dom.ParseError:
-        return _empty(mode, "unparseable", decoded.encoding)
+        return Unread("unparseable", decoded.encoding)
     if on_tree is not None:
         _call_on_tree(on_tree, root)
     head = dom.read_head(root)
@@ -112,18 +154,7 @@ def _extract(
     hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
     guess = _identify(blocks, lang, hints)
     page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)
-    paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
-    return Extraction(
-        text="\n\n".join(paragraphs),
-        paragraphs=paragraphs,
-        title=headline,
-        language=guess.code,
-        language_probability=guess.probability,
-        mode=mode,
-        encoding=decoded.encoding,
-        reason=None if paragraphs else "no-main-text",
-        cuts=cuts,
-    )
+    return ReadPage(page, guess, decoded.encoding, cuts)
 
 
 def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Element) -> None:

@@ -1,6 +1,7 @@
 """Named compositions of the extraction algorithms over one page's blocks.
 
 ``justext``, ``boilerpipe`` and ``precise`` are the published methods;
+``web2text`` the learned method of Vogels et al. (2018) trained on WCXB;
 ``default`` is the best composition measured on both gold sets.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from corpusbot.extraction import boilerpipe, default, grandparent, justext
+from corpusbot.extraction import boilerpipe, default, grandparent, justext, web2text
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.html.blocks import Block
 
@@ -36,6 +37,11 @@ def run_default(page: PageBlocks) -> list[Block]:
     return default.select(page)
 
 
+def run_web2text(page: PageBlocks) -> list[Block]:
+    """Learned block scores and Viterbi decoding (Vogels, Ganea, Eickhoff 2018)."""
+    return web2text.select(page)
+
+
 MODE_DEFAULT = "default"
 
 MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
@@ -43,4 +49,5 @@ MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "justext": run_justext,
     "boilerpipe": run_boilerpipe,
     "precise": run_precise,
+    "web2text": run_web2text,
 }
