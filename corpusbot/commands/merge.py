@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("output", type=Path, help="the folder holding one corpus per subfolder")
+    parser.add_argument("output", metavar="OUT", type=Path,
+                        help="the folder holding one corpus per subfolder")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary")
 
 

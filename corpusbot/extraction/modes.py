@@ -39,7 +39,7 @@ def run_default(page: PageBlocks) -> list[Block]:
 
 def run_web2text(page: PageBlocks) -> list[Block]:
     """Learned block scores and Viterbi decoding (Vogels, Ganea, Eickhoff 2018)."""
-    return web2text.select(page)
+    return default.drop_headline(web2text.select(page), page.title)
 
 
 MODE_DEFAULT = "default"
