@@ -37,3 +37,7 @@ MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "boilerpipe": run_boilerpipe,
     "precise": run_precise,
 }
+
+CLEANED_MODES = frozenset({"default"})
+"""Modes whose text loses soft hyphens and zero-width characters; the published
+algorithms keep their text as the pages give it."""
