@@ -142,20 +142,26 @@ def candidates_of(page: PageBlocks) -> tuple[list[Block], set[int]]:
 def exempt_holders(chosen: Sequence[Block], names: ContainerNames) -> frozenset:
     """Boilerplate-named containers that hold most of the candidates' text.
 
-    A forum thread inside ``div#comments``, an article inside
-    ``div.share_wrapper`` or ``aside.blogPost``: a name on the container of
-    most of the good text is not boilerplate. Each removed candidate is
-    charged to its outermost named container; one holding ``HOLDER_SHARE``
-    of all candidate text is exempt from its name.
+    A forum thread inside ``div#comments``, its posts each in a
+    ``div.comment``, an article inside ``div.share_wrapper`` or
+    ``aside.blogPost``, a product's sections in ``details.disclosure``: a
+    name on the containers of most of the good text is not boilerplate.
+    Each removed candidate is charged to its outermost named container;
+    the containers of one tag and name that together hold ``HOLDER_SHARE``
+    of all candidate text are exempt from their name.
     """
     total = grandparent.group_chars(chosen)
-    held: dict[object, int] = {}
+    held: dict[tuple, int] = {}
+    containers: dict[tuple, list] = {}
     for block in chosen:
         if names.is_boilerplate(block.element):
             container = names.container_of(block.element)
             if container is not None:
-                held[container] = held.get(container, 0) + block.chars
-    return frozenset(c for c, chars in held.items() if chars >= HOLDER_SHARE * total)
+                key = (container.tag, container.get("class"), container.get("id"))
+                held[key] = held.get(key, 0) + block.chars
+                containers.setdefault(key, []).append(container)
+    return frozenset(c for key, chars in held.items() if chars >= HOLDER_SHARE * total
+                     for c in containers[key])
 
 
 def article_region(
