@@ -38,14 +38,35 @@ NAVIGATION_TAGS = frozenset({"nav", "header", "footer", "aside", "menu", "body",
 
 
 def text_by_element(blocks: Sequence[Block]) -> dict[etree._Element, int]:
-    """Characters of block text under each element (ancestors of every block's element)."""
-    chars: Counter[etree._Element] = Counter()
+    """Characters of block text under each element (ancestors of every block's element).
+
+    Bottom-up rather than block by block up to the root: blocks share most
+    of their ancestors, so each element is climbed to once and its text
+    added to its parent's after all its children's (deepest first).
+    """
+    chars: dict[etree._Element, int] = {}
+    depth: dict[etree._Element, int] = {}
     for block in blocks:
-        node = block.element
-        while node is not None:
-            chars[node] += block.chars
-            node = node.getparent()
+        chars[block.element] = chars.get(block.element, 0) + block.chars
+        _record_depths(block.element, depth)
+    for element in sorted(depth, key=depth.__getitem__, reverse=True):
+        parent = element.getparent()
+        if parent is not None:
+            chars[parent] = chars.get(parent, 0) + chars.get(element, 0)
     return chars
+
+
+def _record_depths(element: etree._Element, depth: dict[etree._Element, int]) -> None:
+    """Give ``element`` and its not yet seen ancestors their depth below the root."""
+    chain = []
+    node: etree._Element | None = element
+    while node is not None and node not in depth:
+        chain.append(node)
+        node = node.getparent()
+    level = depth[node] if node is not None else -1
+    for node in reversed(chain):
+        level += 1
+        depth[node] = level
 
 
 def region(
