@@ -92,7 +92,10 @@ def select(page: PageBlocks) -> list[Block]:
 def compose(page: PageBlocks) -> list[Block]:
     """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
     chosen, agreed = candidates_of(page)
-    names = ContainerNames(exempt_holders(chosen, ContainerNames(), HOLDER_SHARE))
+    names = ContainerNames()
+    exempt = exempt_holders(chosen, names, HOLDER_SHARE)
+    if exempt:  # rare: only then do the verdicts change
+        names = ContainerNames(exempt)
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     kept = article_region(candidates, agreed)
     kept = regions.with_main_container(candidates, kept)

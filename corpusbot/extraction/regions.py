@@ -26,6 +26,10 @@ from corpusbot.html.blocks import Block
 LISTING_RATIO = 2.0
 LISTING_PAGE_SHARE = 0.55
 LISTING_DOMINANT_RATIO = 5.0
+LISTING_MAX_KEPT = 3000
+"""Above this many kept characters the page is an article and no region is
+searched: on wcxb-dev this costs 0.0004 F1 and skips the search on 70 % of
+the pages (55 % on scrapinghub, where nothing changes)."""
 
 # The page's own container joins when the region holds under
 # WEAK_REGION_SHARE of the candidates' text; it is the deepest element
@@ -87,6 +91,8 @@ def with_listing(
     gives the algorithms little; its repeated items then join the text.
     """
     kept_chars = grandparent.group_chars(kept)
+    if kept_chars >= LISTING_MAX_KEPT:
+        return list(kept)
     total = sum(b.chars for b in blocks)
     if LISTING_RATIO * kept_chars >= total:
         return list(kept)  # no region could outweigh the text already kept
