@@ -9,6 +9,10 @@ second in the same run, which is what survives a change of machine.
 
     python benchmarks/extraction.py --out benchmarks/results.json
     python benchmarks/extraction.py --sets scrapinghub --refs trafilatura --limit 40
+    python benchmarks/extraction.py --sets wcxb-dev --refs trafilatura   # + a table per page type
+
+On a WCXB-layout set (wcxb-dev) a second table gives F1 per page type.
+Pin the process to one core for the speed figures (``taskset -c 0``).
 
 See benchmarks/README.md for what each column means.
 """
@@ -34,7 +38,7 @@ log = logging.getLogger("benchmarks.extraction")
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"
-SETS = ("scrapinghub", "multilingual-dev")
+SETS = ("scrapinghub", "multilingual-dev", "wcxb-dev")
 MODES = ("justext", "boilerpipe", "precise", "default")
 SPEED_BASE = "trafilatura"
 PACKAGES = ("corpusbot", "justext", "boilerpy3", "trafilatura", "readability-lxml", "lxml")
@@ -254,6 +258,29 @@ def _cells(run: Run, runs: list[Run]) -> list[str]:
     ]
 
 
+def type_table(runs: list[Run]) -> str:
+    """F1 per page type (P / R / F1 cells) for the runs on sets that give page types."""
+    typed = [r for r in runs if r.score is not None and r.quality and r.score.by_type]
+    if not typed:
+        return ""
+    types = list(typed[0].score.by_type)
+    lines = [
+        "| set | extractor | " + " | ".join(f"{t} ({typed[0].score.by_type[t].pages})"
+                                          for t in types) + " |",
+        "|---|---|" + "---:|" * len(types),
+    ]
+    for run in typed:
+        cells = [_type_cell(run.score.by_type.get(t)) for t in types]
+        lines.append(f"| {run.set_name} | {run.extractor} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _type_cell(part) -> str:
+    if part is None:
+        return "-"
+    return f"{part.precision:.2f} / {part.recall:.2f} / **{part.f1:.3f}**"
+
+
 def as_json(runs: list[Run], args: argparse.Namespace) -> dict:
     return {
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -278,6 +305,12 @@ def _run_json(run: Run, runs: list[Run]) -> dict:
         }
         if run.quality:
             entry |= {k: round(getattr(run.score, k), 4) for k in ("precision", "recall", "f1")}
+        if run.quality and run.score.by_type:
+            entry["by_type"] = {
+                name: {"pages": t.pages, "precision": round(t.precision, 4),
+                       "recall": round(t.recall, 4), "f1": round(t.f1, 4)}
+                for name, t in run.score.by_type.items()
+            }
     return entry
 
 
@@ -325,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
         extractors = {n: factory(gold_set) for n, factory in build_extractors(args).items()}
         runs += run_set(gold_set, extractors, args.repeat)
     print(markdown_table(runs))
+    by_type = type_table(runs)
+    if by_type:
+        print("\n" + by_type)
     if args.out:
         args.out.write_text(json.dumps(as_json(runs, args), indent=2) + "\n", encoding="utf-8")
     return 0

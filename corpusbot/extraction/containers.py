@@ -14,8 +14,11 @@ the names of the usual third-party widgets, which cost nothing where absent.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
+
+from corpusbot.html.blocks import Block
 
 # The patterns read lower-cased names: a case-sensitive search of one
 # lower-cased string is a third of the cost of IGNORECASE.
@@ -96,3 +99,30 @@ def names_boilerplate(names: str) -> bool:
     if not BOILERPLATE_CLASS_WORDS.isdisjoint(names.split()):
         return True
     return bool(BOILERPLATE_NAMES.search(names)) and not CONTENT_NAMES.search(names)
+
+
+def exempt_holders(
+    chosen: Sequence[Block], names: ContainerNames, share: float
+) -> frozenset[etree._Element]:
+    """Boilerplate-named containers that hold most of the candidates' text.
+
+    A forum thread inside ``div#comments``, its posts each in a
+    ``div.comment``, an article inside ``div.share_wrapper`` or
+    ``aside.blogPost``, a product's sections in ``details.disclosure``: a
+    name on the containers of most of the good text is not boilerplate.
+    Each removed candidate is charged to its outermost named container;
+    the containers of one tag and name that together hold ``share`` of
+    all candidate text are exempt from their name.
+    """
+    total = sum(block.chars for block in chosen)
+    held: dict[tuple, int] = {}
+    containers: dict[tuple, list] = {}
+    for block in chosen:
+        if names.is_boilerplate(block.element):
+            container = names.container_of(block.element)
+            if container is not None:
+                key = (container.tag, container.get("class"), container.get("id"))
+                held[key] = held.get(key, 0) + block.chars
+                containers.setdefault(key, []).append(container)
+    return frozenset(c for key, chars in held.items() if chars >= share * total
+                     for c in containers[key])

@@ -8,19 +8,22 @@ text, run the mode's composition over the blocks, assemble the text.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.modes import MODE_DEFAULT, MODES
+from corpusbot.extraction.modes import CLEANED_MODES, MODE_DEFAULT, MODES
 from corpusbot.html import decode, dom, titles
 from corpusbot.html.blocks import Block, segment
 from corpusbot.language import identify as language
 from corpusbot.language import stoplists
 
 logger = logging.getLogger(__name__)
+
+_INVISIBLE_CHARACTERS = re.compile("[\u00ad\u200b\u2060\ufeff]")
 
 # langdetect costs the same for any length, and a couple of thousand
 # characters of the longest low-link blocks decide reliably.
@@ -99,6 +102,8 @@ def _extract(
         return _empty(mode, read.reason, read.encoding)
     page, guess, encoding = read.page, read.language, read.encoding
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
+    if mode in CLEANED_MODES:
+        paragraphs = tuple(p for p in map(drop_invisible_characters, paragraphs) if p)
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
@@ -162,6 +167,19 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         on_tree(root)
     except Exception:  # the caller's reading must not cost the page its text
         logger.warning("on_tree failed on a page", exc_info=True)
+
+
+def drop_invisible_characters(text: str) -> str:
+    """The text without soft hyphens, zero-width spaces, word joiners and BOMs.
+
+    Pages hyphenate words for layout with U+00AD (``Mit\xadtel\xadal\xadter``)
+    and break them with zero-width spaces; no reader sees them, and left in
+    they split the words of the corpus. The zero-width (non-)joiners stay:
+    Persian and Indic spelling needs them.
+    """
+    if not _INVISIBLE_CHARACTERS.search(text):
+        return text
+    return _INVISIBLE_CHARACTERS.sub("", text).strip()
 
 
 def paragraph_text(block: Block) -> str:

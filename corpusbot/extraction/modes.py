@@ -51,3 +51,7 @@ MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "precise": run_precise,
     "web2text": run_web2text,
 }
+
+CLEANED_MODES = frozenset({"default"})
+"""Modes whose text loses soft hyphens and zero-width characters; the published
+algorithms keep their text as the pages give it."""

@@ -37,3 +37,18 @@ def test_a_meta_hint_confirmed_by_stop_words_skips_langdetect() -> None:
     found = corpusbot.extract(html)
     assert (found.language, found.language_probability) == (
         "de", language.CONFIRMED_HINT_PROBABILITY)
+
+
+def test_a_body_nested_in_the_head_moves_back() -> None:
+    root = dom.parse_html(
+        "<html><head><title>T</title><mbox name='x'>\n<body class='page'><p>Text.</p></body></html>"
+    )
+    body = root.find("body")
+    assert body is not None and body.get("class") == "page"
+    assert body.findtext("p") == "Text." and root.find("head").find(".//p") is None
+
+
+def test_body_content_left_in_the_head_moves_into_a_body() -> None:
+    root = dom.parse_html("<html><head><title>T</title><mbox><p>Text.</p></html>")
+    assert root.find("body/mbox/p").text == "Text."
+    assert root.find("head/title").text == "T"
