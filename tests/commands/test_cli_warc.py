@@ -112,6 +112,36 @@ def test_damaged_records_make_a_partial_run(tmp_path: Path) -> None:
     assert 3 <= manifest(out)["documents"] <= 4
 
 
+def test_every_kind_of_damage_is_a_partial_run_without_traceback(tmp_path: Path) -> None:
+    from tests.archive import damage
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    intact = write_warc(folder / "a-intact.warc.gz", html_records("https://a.example/"))
+    source = damage.layout(write_warc(tmp_path / "src.warc.gz",
+                                      html_records("https://b.example/")))
+    rng = random.Random(5)
+    cases = {"b-cut.warc.gz": damage.truncated(source, len(source.data) // 2),
+             "c-flipped.warc.gz": damage.flipped(source, 3, rng),
+             "d-length.warc.gz": damage.content_length(source, 1, "1" + "0" * 30),
+             "e-garbage.warc.gz": damage.garbage(50_000, rng),
+             "f-bomb.warc.gz": damage.whole_file_bomb(1 << 30)}
+    for name, case in cases.items():
+        (folder / name).write_bytes(case.data)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "corpusbot", "warc", str(folder), "-o",
+                           str(out), "-q", "-j", "2"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == EXIT_PARTIAL, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    for name in cases:  # each problem named with its file and offset
+        assert f"{name}: damaged at offset" in done.stderr, name
+    assert str(intact) not in done.stderr
+    assert manifest(out)["archive"]["damaged"] == done.stderr.count("damaged at offset")
+    stored = {r["url"] for r in read_shards(out)}
+    assert {r.url for r in html_records("https://a.example/")} <= stored
+
+
 def test_inputs_that_are_not_there_fail(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
