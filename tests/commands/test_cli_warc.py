@@ -214,3 +214,16 @@ def test_a_stopped_run_resumes_with_nothing_lost_or_doubled(tmp_path: Path, how:
     assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
     urls = [r["url"] for r in read_shards(out)]
     assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))
+
+
+def test_kill_9_of_a_two_worker_run_three_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    from tests.crashes import corpus, index_agrees, killed_runs
+
+    archive = many_pages(tmp_path / "many.warc.gz", 200)
+    command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o",
+               str(tmp_path / "out"), "-j", "2", "--commit-every", "20", "-q"]
+    killed_runs(command, 6.0, 3, random.Random(2))
+    documents = corpus(tmp_path / "out")
+    assert sorted(url for url, _ in documents.elements()) == sorted(
+        f"https://many.example/{i}" for i in range(200))
+    assert index_agrees(tmp_path / "out", documents)
