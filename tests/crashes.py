@@ -50,12 +50,16 @@ def archived_responses(out: Path) -> Counter[str]:
 
 def killed_runs(command: list[str], reference_seconds: float, kills: int,
                 rng: random.Random) -> list[float]:
-    """Run ``command`` ``kills`` times, each killed after a random delay; then to its end."""
-    moments = []
-    for _ in range(kills):
+    """Run ``command`` until it was killed ``kills`` times, each after a random delay over
+    the first half of the reference run's duration (a run that ends first is not a kill, and
+    at most ``3 * kills`` runs are tried); then once more, to its end."""
+    moments: list[float] = []
+    for _ in range(3 * kills):
+        if len(moments) >= kills:
+            break
         process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-        delay = rng.uniform(0.3, max(0.5, reference_seconds * 0.9))
+        delay = rng.uniform(0.3, max(0.6, reference_seconds * 0.5))
         try:
             process.wait(timeout=delay)
         except subprocess.TimeoutExpired:
