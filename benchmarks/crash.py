@@ -9,7 +9,10 @@ and a last run to the end. Then it compares:
 - the corpus: the multiset of (url, content_hash) equals the reference's
   (no document lost, none written twice);
 - the dedup index: its exact-text keys are the corpus's content hashes;
-- for the crawl, the WARC archive: each article's response is stored once.
+- for the crawl, the WARC archive: each article's (200) response is stored once.
+
+A run that ends before its kill moment is not counted as a kill; runs go on
+until ``--kills`` kills (at most three times as many runs).
 
     python benchmarks/crash.py [--kills 20] [--target warc|crawl|both] [--seed 1]
 """
@@ -28,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.conftest import bench_dir  # noqa: E402
 from tests.crashes import archived_responses, corpus, index_agrees, killed_runs  # noqa: E402
 from tests.newssite.client import TEST_SETTINGS, NewsSite  # noqa: E402
 
@@ -54,7 +58,8 @@ def warc_trial(folder: Path, pages: int, kills: int, rng: random.Random) -> dict
 
 
 def crawl_trial(folder: Path, kills: int, rng: random.Random) -> dict:
-    with NewsSite() as site:
+    bench = bench_dir() / "scrapinghub"
+    with NewsSite(bench=bench if bench.is_dir() else None) as site:
         def command(out: Path) -> list[str]:
             settings = [item for s in (*TEST_SETTINGS, "CORPUSBOT_CORPUS_COMMIT_ITEMS=5")
                         for item in ("-s", s)]
