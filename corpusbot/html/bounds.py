@@ -48,8 +48,9 @@ MAX_OPEN_RUN = 200
 deep, and libxml2 stops at 256 without ``huge_tree``."""
 
 _LONG_TAG = r"<([A-Za-z][^\s<>/]*+)([^<>]{4000,}+)>"
-# Starts only after a ">" so that each run is scanned once.
-_LONG_TEXT = rf"(?:(?<=>)|^)[^<>]{{{MAX_TEXT_CHARS + 1},}}"
+# Starts only after a ">" so that each run is scanned once (the text before the first
+# tag is handled apart).
+_LONG_TEXT = rf"(?<=>)[^<>]{{{MAX_TEXT_CHARS + 1},}}"
 _ATTRIBUTE = r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?"""
 # Maximal runs, each matched once: a bounded repetition would be retried from every tag.
 _OPEN_RUN = r"(?:<[A-Za-z][^<>]*>\s*)+"
@@ -120,7 +121,9 @@ def _cut_text(text: Markup, patterns: _Patterns) -> tuple[Markup, bool]:
     # pattern runs on those alone (over a whole page it costs ten times more).
     pieces = text.split(patterns.lt)
     changed = False
-    for index, piece in enumerate(pieces):
+    if len(pieces[0]) > MAX_TEXT_CHARS:  # text before the first tag
+        pieces[0], changed = pieces[0][:MAX_TEXT_CHARS], True
+    for index, piece in enumerate(pieces[1:], start=1):
         if len(piece) > MAX_TEXT_CHARS:
             pieces[index], count = patterns.long_text.subn(
                 lambda match: match.group(0)[:MAX_TEXT_CHARS], piece)
