@@ -49,6 +49,8 @@ KILL_GRACE_SECONDS = 5.0
 """How long past its limit a page may hold a worker before the watchdog kills it:
 enough for the in-worker alarm to act first whenever the page is in Python code."""
 WATCHDOG_INTERVAL_SECONDS = 0.5
+OWNER_WATCH_SECONDS = 0.2
+"""How often a worker checks that the process owning the pool is alive."""
 
 Result = Document | Rejection
 
@@ -142,15 +144,41 @@ _worker_slot: _Slot | None = None
 
 
 def _init_worker(processor: Processor, table: multiprocessing.Array,  # type: ignore[valid-type]
-                 counter: multiprocessing.Value) -> None:  # type: ignore[valid-type]
+                 counter: multiprocessing.Value, owner: int) -> None:  # type: ignore[valid-type]
     global _worker_processor, _worker_slot
     # Ctrl-C reaches the whole process group; the main process decides what it means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_owner, args=(owner, os.getppid()), daemon=True,
+                     name="corpusbot-owner-watch").start()
     with counter.get_lock():
         index = counter.value
         counter.value += 1
     _worker_processor, _worker_slot = processor, _Slot(table, index)
     processor.warm_up()
+
+
+def _exit_with_owner(owner: int, parent: int) -> None:
+    """End this worker once the process that owns the pool is gone.
+
+    A ``kill -9`` of the main process gives its workers no signal, and a forked
+    worker holds the write end of its own task queue, so it would wait forever
+    (holding the output folder's lock, which it inherited): the next run of the
+    same command would find the folder busy.
+    """
+    while True:
+        time.sleep(OWNER_WATCH_SECONDS)
+        if os.getppid() != parent or not _alive(owner):
+            os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _run_task(task_id: int, pages: list[Page], timeout: float) -> list[Result]:
@@ -213,7 +241,7 @@ class WorkerPool:
         counter = self.context.Value("i", 0)
         executor = ProcessPoolExecutor(self.jobs, mp_context=self.context,
                                        initializer=_init_worker,
-                                       initargs=(self.processor, table, counter))
+                                       initargs=(self.processor, table, counter, os.getpid()))
         started = [executor.submit(int) for _ in range(self.jobs)]
         if self.context.get_start_method() == "fork":
             # Start every worker now, before the caller opens files or threads a fork would

@@ -16,6 +16,7 @@ never exceeds the reader's bound.
 from __future__ import annotations
 
 import gzip
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,8 +113,8 @@ def seed_archives(records_per_seed: int = 3) -> list[list[bytes]]:
     from tests.corpus_support import html_records, write_warc
 
     records = _members(REPO / "sample" / "sample.warc.gz")
-    fixture = write_warc(Path("/tmp") / "corpusbot-fuzz-fixture.warc.gz", html_records())
-    records += _members(fixture)
+    with tempfile.TemporaryDirectory() as folder:
+        records += _members(write_warc(Path(folder) / "fixture.warc.gz", html_records()))
     return [records[i:i + records_per_seed] for i in range(0, len(records), records_per_seed)]
 
 

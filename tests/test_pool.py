@@ -6,21 +6,38 @@ import os
 import signal
 import time
 
+from lxml import etree
+
 from corpusbot.document import Document, Rejection
 from corpusbot.page import Page
-from corpusbot.pool import TIMEOUT, WORKER_CRASH, InlinePool, WorkerPool
+from corpusbot.pool import (
+    KILL_GRACE_SECONDS,
+    TIMEOUT,
+    WATCHDOG_INTERVAL_SECONDS,
+    WORKER_CRASH,
+    InlinePool,
+    WorkerPool,
+)
 from corpusbot.processor import Processor
 from tests.corpus_support import page
 
+# The issue's page: one <div> with 100,000 attributes holds libxml2 for minutes when
+# parsed without corpusbot.html.bounds, and no signal reaches Python meanwhile.
+ATTRIBUTE_BOMB = (b"<html><body><div " + b" ".join(b"a%d=x" % i for i in range(100_000))
+                  + b">x</div></body></html>")
+
 
 class Deadly(Processor):
-    """Kills its process on a page whose URL says so, as a crash in native code would."""
+    """Kills its process on a page whose URL says so, as a crash in native code would;
+    or sticks in libxml2 on a "native" page, as a parse without bounds would."""
 
     __slots__ = ()
 
     def process(self, item: Page) -> Document | Rejection:
         if "kill" in item.url:
             os._exit(3)
+        if "native" in item.url:
+            etree.fromstring(ATTRIBUTE_BOMB, etree.HTMLParser())
         if "slow" in item.url:
             time.sleep(5)
         if "stuck" in item.url:
@@ -64,3 +81,26 @@ def test_a_page_stuck_past_its_limit_is_killed_from_outside_and_costs_only_itsel
     kinds = [r.reason if isinstance(r, Rejection) else "doc" for r in results + after]
     assert kinds == ["doc", TIMEOUT, "doc", "doc"]
     assert time.monotonic() - started < 20  # not the page's 60 s
+
+
+def test_a_page_stuck_in_libxml2_is_killed_and_rejected_within_its_limit() -> None:
+    pool = WorkerPool(Deadly(), jobs=2, timeout=1)
+    try:
+        started = time.monotonic()
+        results = pool.submit(pages("a", "native", "b")).result()
+        took = time.monotonic() - started
+        after = pool.submit(pages("c")).result()
+    finally:
+        pool.shutdown()
+    kinds = [r.reason if isinstance(r, Rejection) else "doc" for r in results + after]
+    assert kinds == ["doc", TIMEOUT, "doc", "doc"]
+    # the limit, the watchdog's grace and round, and a new pool's start (unbounded: minutes)
+    assert took < 1 + KILL_GRACE_SECONDS + WATCHDOG_INTERVAL_SECONDS + 20
+
+
+def test_the_inline_path_is_bounded_before_the_parse() -> None:
+    bomb = Page(url="https://example.org/bomb", body=ATTRIBUTE_BOMB)
+    started = time.monotonic()
+    result = InlinePool(Processor(), timeout=60).submit([bomb]).result()[0]
+    assert time.monotonic() - started < 20  # unbounded: minutes
+    assert isinstance(result, Rejection) and result.reason == "extract/no-main-text"

@@ -53,6 +53,7 @@ class _Strict:
     readers, whose ``_decompress`` they replace)."""
 
     decompressor: object
+    decomp_type: str | None
     num_block_read: int
     lenient_first_block: bool = True
     damage: type[ArchiveDamage] = PayloadDamage
@@ -63,8 +64,13 @@ class _Strict:
         try:
             return self.decompressor.decompress(data)  # type: ignore[attr-defined]
         except zlib.error as error:
-            if self.num_block_read == 0 and self.lenient_first_block:
-                # Served as compressed but not: warcio reads it raw, as browsers do.
+            if self.num_block_read == 0 and self.decomp_type == "deflate":
+                # Raw deflate, without the zlib header: warcio's second try.
+                self._init_decomp("deflate_alt")  # type: ignore[attr-defined]
+                return self._decompress(data)
+            if (self.num_block_read == 0 and self.lenient_first_block
+                    and not data.startswith(b"\x1f\x8b")):
+                # Served as compressed but not: read raw, as warcio and browsers do.
                 self.decompressor = None
                 return data
             raise self.damage(f"compressed data is broken: {error}") from None

@@ -15,9 +15,15 @@ holding HTML or XHTML become Pages; the type is read from the headers
 and sniffed from the first bytes when no header names it. Memory stays
 constant: one record at a time, each body capped at ``max_body_bytes``.
 
-A damaged record (bad gzip member, broken header block) is counted as
-``archive/damaged`` and reading resumes at the next record boundary found
-after it; a file that cannot be opened yields ``archive/unreadable``.
+Any damage (a cut, flipped bytes, a broken gzip member, a header block
+warcio cannot parse, a Content-Length that lies, whatever warcio raises on
+it) is one ``archive/damaged`` record, logged once with file and offset, and
+reading resumes at the next record start found after it: a gzip member
+(``1f 8b 08``) that inflates to a record header, or a ``WARC/1.`` or ARC
+header line. Reading is bounded (``corpusbot.archive.bounded``): no header
+line over 1 MiB, no record inflated past ``max_record_bytes`` (skipped as
+``archive/skipped/too-large``), so a decompression bomb costs neither memory
+nor minutes. A file that cannot be opened yields ``archive/unreadable``.
 """
 
 from __future__ import annotations

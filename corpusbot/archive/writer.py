@@ -27,6 +27,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from corpusbot import __version__
+from corpusbot.archive import resume
 from corpusbot.corpus.locks import try_lock
 
 logger = logging.getLogger(__name__)
@@ -79,10 +80,16 @@ class RotatingWarcWriter:
         # Held until close: a second crawl must neither write here nor take
         # this crawl's open file for a crashed one.
         self.lock = lock_directory(directory)
-        recover_open_files(directory)
+        self.known: resume.Known = {}
+        if recover_open_files(directory):
+            self.known = resume.archived_since_finish(directory)
 
     def write(self, capture: Capture) -> RecordLocation:
-        """Append the response and request records; return the response record's place."""
+        """Append the response and request records; return the response record's place
+        (or that of the same response archived before a crash; see ``resume``)."""
+        earlier = self.known.pop((capture.url, resume.payload_digest(capture.body)), None)
+        if earlier is not None:
+            return RecordLocation(*earlier)
         response = self._response_record(capture)
         record_id = response.rec_headers.get_header("WARC-Record-ID")
         request = self._request_record(capture, record_id)
@@ -98,6 +105,7 @@ class RotatingWarcWriter:
     def close(self) -> None:
         """Finish the current file and release the folder."""
         self._finish_file()
+        resume.mark_finished(self.directory)
         if self.lock is not None:
             os.close(self.lock)
             self.lock = None
@@ -140,11 +148,14 @@ class RotatingWarcWriter:
 
     def _rotate(self) -> None:
         self._finish_file()
-        self.serial += 1
         stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
-        name = f"{self.prefix}-{stamp}-{self.serial:05d}-{os.getpid()}.warc.gz{OPEN_SUFFIX}"
-        self.path = self.directory / name
-        self.file = self.path.open("wb")
+        while True:  # never over a file already there (a recovered one may share the name)
+            self.serial += 1
+            name = f"{self.prefix}-{stamp}-{self.serial:05d}-{os.getpid()}.warc.gz{OPEN_SUFFIX}"
+            self.path = self.directory / name
+            if not self.path.with_name(name.removesuffix(OPEN_SUFFIX)).exists():
+                break
+        self.file = self.path.open("xb")
         info = self.builder.create_warcinfo_record(name.removesuffix(OPEN_SUFFIX), self.info)
         self._append(info)
 

@@ -58,6 +58,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --redis: this process's folder under OUT "
                         "(default: HOSTNAME-N, the first one no running process holds)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    parser.add_argument("--allow-private-networks", action="store_true",
+                        help="crawl loopback and private addresses too (off by default, so "
+                        "that links cannot make the crawler probe its own network)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,6 +127,8 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
         # Left out rather than switched off, which Scrapy would log.
         settings.set("EXTENSIONS", {"corpusbot.crawl.progress.CrawlProgress": None},
                      priority="project")
+    if args.allow_private_networks:
+        settings.set("CORPUSBOT_BLOCK_PRIVATE_NETWORKS", False, priority="cmdline")
     if args.sites:
         settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")
     for assignment in args.settings:

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
 logger = logging.getLogger(__name__)
+
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
+UNDETERMINED = "und"
 
 SHARD_BYTES_DEFAULT = 256 * 1024 * 1024
 """JSONL bytes per shard before rotation (gzip makes that about a third on disk)."""
@@ -130,7 +134,13 @@ class ShardWriter:
                 stray.unlink()
 
     def write(self, lang: str, line: bytes) -> None:
-        """Append one JSONL line to the open shard of ``lang``, rotating it when full."""
+        """Append one JSONL line to the open shard of ``lang``, rotating it when full.
+
+        ``lang`` names a folder and a file: anything but a language code (the
+        language identifier gives only codes, but a sink trusts no caller with a
+        path) goes to ``und``.
+        """
+        lang = lang if _LANGUAGE_CODE.fullmatch(lang) else UNDETERMINED
         shard = self._open.get(lang) or self._start(lang)
         shard.file.write(shard.compressor.compress(line))
         shard.written += len(line)

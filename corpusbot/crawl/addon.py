@@ -28,7 +28,11 @@ COMPONENTS: dict[str, dict[str, int]] = {
     # Last on the way out, first on the way back: the request as sent (user
     # agent, accepted encodings) and the response as received (still
     # compressed, before redirects and retries act on it).
-    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.warcmiddleware.WarcMiddleware": 950},
+    # The network guard sits closer still to the network: the last to see a
+    # request (after redirects made it), the first to see a response (so a
+    # refused one is never archived).
+    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.warcmiddleware.WarcMiddleware": 950,
+                               "corpusbot.crawl.netguard.NetGuardMiddleware": 960},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.incremental.IncrementalMiddleware": 600},
     "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
 }

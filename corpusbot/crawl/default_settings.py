@@ -142,6 +142,15 @@ documents. Default: 200."""
 CORPUSBOT_CORPUS_COMMIT_SECONDS = 30.0
 """…or at least this often while documents arrive. Default: 30 s."""
 
+# -- Network safety (corpusbot.crawl.netguard) ---------------------------------
+
+CORPUSBOT_BLOCK_PRIVATE_NETWORKS = True
+"""Refuse requests to private, loopback, link-local, multicast, reserved and
+metadata addresses (IPv4 and IPv6), by address, after DNS resolution and
+after redirects, and non-HTTP schemes; refusals are counted as
+``corpusbot/netguard/refused``. Turn off (``corpusbot crawl
+--allow-private-networks``) to crawl a site on your own network. Default: on."""
+
 # -- WARC archiving (corpusbot.crawl.warcmiddleware) -------------------------------------
 
 CORPUSBOT_WARC_ENABLED = True

@@ -47,9 +47,10 @@ MAX_OPEN_RUN = 200
 """Opening tags in a row with nothing between them: the gold pages nest at most 55
 deep, and libxml2 stops at 256 without ``huge_tree``."""
 
-_LONG_TAG = r"<([A-Za-z][^\s<>/]*)([^<>]{4000,})>"
-# Starts only after a ">" so that each run is scanned once.
-_LONG_TEXT = rf"(?:(?<=>)|^)[^<>]{{{MAX_TEXT_CHARS + 1},}}"
+_LONG_TAG = r"<([A-Za-z][^\s<>/]*+)([^<>]{4000,}+)>"
+# Starts only after a ">" so that each run is scanned once (the text before the first
+# tag is handled apart).
+_LONG_TEXT = rf"(?<=>)[^<>]{{{MAX_TEXT_CHARS + 1},}}"
 _ATTRIBUTE = r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?"""
 # Maximal runs, each matched once: a bounded repetition would be retried from every tag.
 _OPEN_RUN = r"(?:<[A-Za-z][^<>]*>\s*)+"
@@ -114,12 +115,20 @@ def _cut_size(text: Markup, patterns: _Patterns) -> tuple[Markup, bool]:
 
 
 def _cut_text(text: Markup, patterns: _Patterns) -> tuple[Markup, bool]:
-    # The split is ten times faster than the pattern over the whole text.
-    if len(text) <= MAX_TEXT_CHARS or max(map(len, text.split(patterns.lt))) <= MAX_TEXT_CHARS:
+    if len(text) <= MAX_TEXT_CHARS:
         return text, False
-    result, count = patterns.long_text.subn(lambda match: match.group(0)[:MAX_TEXT_CHARS],
-                                            text)
-    return result, count > 0
+    # Only the stretches between two "<" that are long enough can hold a long run; the
+    # pattern runs on those alone (over a whole page it costs ten times more).
+    pieces = text.split(patterns.lt)
+    changed = False
+    if len(pieces[0]) > MAX_TEXT_CHARS:  # text before the first tag
+        pieces[0], changed = pieces[0][:MAX_TEXT_CHARS], True
+    for index, piece in enumerate(pieces[1:], start=1):
+        if len(piece) > MAX_TEXT_CHARS:
+            pieces[index], count = patterns.long_text.subn(
+                lambda match: match.group(0)[:MAX_TEXT_CHARS], piece)
+            changed = changed or count > 0
+    return (patterns.lt.join(pieces), True) if changed else (text, False)
 
 
 def _cut_elements(text: Markup, patterns: _Patterns) -> tuple[Markup, bool]:

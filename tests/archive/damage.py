@@ -93,11 +93,13 @@ def content_length(source: Layout, index: int, value: str) -> Damaged:
 
 
 def whole_file_bomb(inflated: int) -> Damaged:
-    """A gzip file of ``inflated`` zero bytes: a ~1000:1 decompression bomb."""
+    """A gzip file of ``inflated`` zero bytes: a ~1000:1 decompression bomb, made in a
+    blink by repeating one fully flushed 1 MiB block (its trailer is left out: a reader
+    that got that far would have inflated everything)."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
-    block = bytes(1 << 20)
-    parts = [compressor.compress(block) for _ in range(inflated >> 20)]
-    return Damaged("whole-file bomb", b"".join(parts) + compressor.flush(), [])
+    head = compressor.compress(bytes(1 << 20)) + compressor.flush(zlib.Z_FULL_FLUSH)
+    block = compressor.compress(bytes(1 << 20)) + compressor.flush(zlib.Z_FULL_FLUSH)
+    return Damaged("whole-file bomb", head + block * ((inflated >> 20) - 1), [])
 
 
 def appended(source: Layout, extra: bytes, kind: str) -> Damaged:
@@ -112,14 +114,21 @@ def _suffix(source: Layout) -> str:
 
 
 def zeros_gzip(size: int, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
-    """One gzip member of ``prefix``, ``size`` zero bytes and ``suffix``, made in 1 MiB steps
-    (the inflated bytes never sit in memory)."""
+    """One valid gzip member of ``prefix``, ``size`` zero bytes and ``suffix``, made quickly
+    by repeating one fully flushed 1 MiB block, its trailer (CRC-32, size) set after."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
-    parts = [compressor.compress(prefix)]
-    block = bytes(1 << 20)
-    for done in range(0, size, len(block)):
-        parts.append(compressor.compress(block[:min(len(block), size - done)]))
-    return b"".join(parts) + compressor.compress(suffix) + compressor.flush()
+    block_of_zeros = bytes(1 << 20)
+    head = compressor.compress(prefix) + compressor.flush(zlib.Z_FULL_FLUSH)
+    block = compressor.compress(block_of_zeros) + compressor.flush(zlib.Z_FULL_FLUSH)
+    tail = bytes(size % (1 << 20)) + suffix
+    rest = compressor.compress(tail) + compressor.flush()
+    crc = zlib.crc32(prefix)
+    for _ in range(size >> 20):
+        crc = zlib.crc32(block_of_zeros, crc)
+    crc = zlib.crc32(tail, crc)
+    total = len(prefix) + size + len(suffix)
+    trailer = crc.to_bytes(4, "little") + (total % (1 << 32)).to_bytes(4, "little")
+    return head + block * (size >> 20) + rest[:-8] + trailer
 
 
 def response(url: str, headers: list[tuple[str, str]], body: bytes, gzipped: bool) -> bytes:

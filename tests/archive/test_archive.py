@@ -19,6 +19,7 @@ from corpusbot.archive.reader import (
     find_archives,
     is_html,
 )
+from tests.archive import damage
 from tests.corpus_support import (
     Rec,
     chunked,
@@ -226,3 +227,86 @@ def test_a_false_gzip_header_inside_damage_counts_once(tmp_path: Path) -> None:
     assert [r.skipped for r in records].count(DAMAGED) == 1
     assert [p.url for p in pages(records)] == [p.url for p in pages(good)][:1] + [
         p.url for p in pages(good)][2:]
+
+
+# -- Damage of every kind (tests/archive/damage.py makes the damaged copies) ---------------
+
+def _layout(tmp_path: Path, name: str = "s.warc.gz") -> damage.Layout:
+    return damage.layout(write_warc(tmp_path / name, html_records()))
+
+
+def _recovered(tmp_path: Path, case: damage.Damaged, **options: object) -> tuple[list, list]:
+    path = tmp_path / f"case{case.suffix}"
+    path.write_bytes(case.data)
+    records = read(path, **options)
+    return records, [p.url for p in pages(records)]
+
+
+@pytest.mark.parametrize("name", ["s.warc.gz", "s.warc"])
+def test_every_cut_point_keeps_the_records_before_it(tmp_path: Path, name: str) -> None:
+    source = _layout(tmp_path, name)
+    for at in range(1, len(source.data), max(1, len(source.data) // 41)):
+        case = damage.truncated(source, at)
+        records, urls = _recovered(tmp_path, case)
+        assert set(case.intact) <= set(urls)
+        assert [r.skipped for r in records].count(DAMAGED) <= 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_flipped_bytes_cost_only_the_records_they_touch(tmp_path: Path, seed: int) -> None:
+    import random
+
+    source = _layout(tmp_path)
+    case = damage.flipped(source, 1 + seed * 3, random.Random(seed))
+    records, urls = _recovered(tmp_path, case)
+    assert set(case.intact) <= set(urls)
+    problems = [r for r in records if r.skipped == DAMAGED]
+    assert len(problems) <= 1 + seed * 3
+
+
+@pytest.mark.parametrize("name", ["s.warc.gz", "s.warc"])
+@pytest.mark.parametrize("value", ["99999999", "100", "1" + "0" * 30, "-5", "abc"])
+def test_a_lying_content_length_costs_its_record_only(tmp_path: Path, name: str,
+                                                      value: str) -> None:
+    source = _layout(tmp_path, name)
+    case = damage.content_length(source, 2, value)
+    records, urls = _recovered(tmp_path, case)
+    assert set(case.intact) <= set(urls)
+    assert DAMAGED in [r.skipped for r in records]
+
+
+@pytest.mark.parametrize("name", ["s.warc.gz", "s.warc"])
+def test_bombs_and_broken_payloads_among_good_records(tmp_path: Path, name: str) -> None:
+    source = _layout(tmp_path, name)
+    for case in damage.hostile_records(source, 24 << 20):
+        records, urls = _recovered(tmp_path, case, max_record_bytes=8 << 20)
+        assert set(case.intact) <= set(urls), case.kind
+        assert not [u for u in urls if "bomb" in u or "broken-gzip" in u], case.kind
+        skipped = {r.skipped for r in records}
+        if "bomb" in case.kind:
+            assert SKIPPED_TOO_LARGE in skipped, case.kind
+        if case.kind == "broken gzip payload":
+            assert SKIPPED_BAD_ENCODING in skipped
+
+
+def test_a_whole_file_bomb_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bomb = tmp_path / "bomb.warc.gz"
+    bomb.write_bytes(damage.whole_file_bomb(4 << 30).data)  # 4 MB inflating to 4 GiB
+    script = ("import resource, sys; from corpusbot.archive.reader import ArchiveReader;"
+              "skipped = [r.skipped for r in ArchiveReader().read(sys.argv[1])];"
+              "print(skipped, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)")
+    done = subprocess.run([sys.executable, "-c", script, str(bomb)], capture_output=True,
+                          text=True, timeout=120, check=True)
+    skipped, peak_mb = done.stdout.rsplit(" ", 1)
+    assert skipped == str([DAMAGED])
+    assert int(peak_mb) < 400  # the interpreter and its imports take ~100 MB
+
+
+def test_garbage_named_like_an_archive_is_one_problem(tmp_path: Path) -> None:
+    import random
+
+    records, urls = _recovered(tmp_path, damage.garbage(200_000, random.Random(3)))
+    assert urls == [] and [r.skipped for r in records] == [DAMAGED]

@@ -119,6 +119,36 @@ def test_damaged_records_make_a_partial_run(tmp_path: Path) -> None:
     assert 3 <= manifest(out)["documents"] <= 4
 
 
+def test_every_kind_of_damage_is_a_partial_run_without_traceback(tmp_path: Path) -> None:
+    from tests.archive import damage
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    intact = write_warc(folder / "a-intact.warc.gz", html_records("https://a.example/"))
+    source = damage.layout(write_warc(tmp_path / "src.warc.gz",
+                                      html_records("https://b.example/")))
+    rng = random.Random(5)
+    cases = {"b-cut.warc.gz": damage.truncated(source, len(source.data) // 2),
+             "c-flipped.warc.gz": damage.flipped(source, 3, rng),
+             "d-length.warc.gz": damage.content_length(source, 1, "1" + "0" * 30),
+             "e-garbage.warc.gz": damage.garbage(50_000, rng),
+             "f-bomb.warc.gz": damage.whole_file_bomb(1 << 30)}
+    for name, case in cases.items():
+        (folder / name).write_bytes(case.data)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "corpusbot", "warc", str(folder), "-o",
+                           str(out), "-q", "-j", "2"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == EXIT_PARTIAL, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    for name in cases:  # each problem named with its file and offset
+        assert f"{name}: damaged at offset" in done.stderr, name
+    assert str(intact) not in done.stderr
+    assert manifest(out)["archive"]["damaged"] == done.stderr.count("damaged at offset")
+    stored = {r["url"] for r in read_shards(out)}
+    assert {r.url for r in html_records("https://a.example/")} <= stored
+
+
 def test_inputs_that_are_not_there_fail(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -191,3 +221,16 @@ def test_a_stopped_run_resumes_with_nothing_lost_or_doubled(tmp_path: Path, how:
     assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
     urls = [r["url"] for r in read_shards(out)]
     assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))
+
+
+def test_kill_9_of_a_two_worker_run_three_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    from tests.crashes import corpus, index_agrees, killed_runs
+
+    archive = many_pages(tmp_path / "many.warc.gz", 200)
+    command = [sys.executable, "-m", "corpusbot", "warc", str(archive), "-o",
+               str(tmp_path / "out"), "-j", "2", "--commit-every", "20", "-q"]
+    killed_runs(command, 6.0, 3, random.Random(2))
+    documents = corpus(tmp_path / "out")
+    assert sorted(url for url, _ in documents.elements()) == sorted(
+        f"https://many.example/{i}" for i in range(200))
+    assert index_agrees(tmp_path / "out", documents)

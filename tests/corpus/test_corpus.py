@@ -154,3 +154,13 @@ def test_a_crash_at_a_commit_point_loses_and_doubles_nothing(
     assert added == [False] * committed + [True] * (20 - committed)
     assert [r["url"] for r in read_shards(tmp_path)] == [make_doc(i).url for i in range(20)]
     assert not list(tmp_path.glob("*/*.part"))
+
+
+def test_a_language_that_is_not_a_code_never_names_a_path(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with Corpus(out) as corpus:
+        for i, lang in enumerate(["../../evil", "en/../x", "/abs", "x" * 300]):
+            corpus.add(make_doc(i, lang))
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.jsonl.gz")) == [
+        "out/und/und-00001.jsonl.gz"]
+    assert len(read_shards(out)) == 4

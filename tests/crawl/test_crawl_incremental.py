@@ -135,3 +135,24 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def test_kill_9_of_a_crawl_twice_loses_doubles_and_archives_twice_nothing(tmp_path):
+    import random
+
+    from tests.crashes import archived_responses, corpus, index_agrees, killed_runs
+
+    out = tmp_path / "out"
+    with NewsSite() as site:
+        command = [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o", str(out),
+                   "-q"]
+        for setting in (*TEST_SETTINGS, "CORPUSBOT_CORPUS_COMMIT_ITEMS=2"):
+            command += ["-s", setting]
+        killed_runs(command, 8.0, 2, random.Random(4))
+        manifest = site.manifest()
+    documents = corpus(out)
+    assert sorted(url.removeprefix(site.url) for url, _ in documents.elements()) == (
+        manifest["articles"])
+    assert index_agrees(out, documents)
+    responses = archived_responses(out)
+    assert {responses[f"{site.url}{path}"] for path in manifest["articles"]} == {1}

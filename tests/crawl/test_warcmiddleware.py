@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 from ipaddress import ip_address
 
 import pytest
@@ -111,6 +112,22 @@ def test_a_file_left_open_by_a_crash_is_cut_after_its_last_whole_record(tmp_path
     (recovered,) = recover_open_files(tmp_path)
     assert recovered.stat().st_size == whole
     assert [r.rec_type for r, _ in _records(tmp_path)] == ["warcinfo", "response", "request"]
+
+
+def test_a_response_archived_before_a_crash_is_not_archived_again(tmp_path):
+    first = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    request, response = _exchange()
+    before = first.write(capture(request, response))
+    os.close(first.lock)  # the process dies: its lock goes, its file stays open
+    again = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    location = again.write(capture(request, response))
+    assert (location.filename, location.offset) == (before.filename, before.offset)
+    other_request, other = _exchange("https://news.example/other")
+    again.write(capture(other_request, other))
+    again.close()
+    responses = [r.rec_headers.get_header("WARC-Target-URI") for r, _ in _records(tmp_path)
+                 if r.rec_type == "response"]
+    assert sorted(responses) == ["https://news.example/a?b=1", "https://news.example/other"]
 
 
 def test_off_means_not_configured():

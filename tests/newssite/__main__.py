@@ -22,9 +22,11 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from tests.newssite import hostile
 from tests.newssite.articles import Article, load_articles
 from tests.newssite.pages import SitePages
 
@@ -67,6 +69,9 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/__"):
             self._control(path)
             return
+        if path.startswith(hostile.ROOT):
+            hostile.serve(path, self._base(), self._stream)
+            return
         response = site.pages.route(path, self._base(), count)
         time.sleep(site.slow_seconds if response.delay else site.latency)
         self._send(response.status, response.body, response.content_type, response.headers)
@@ -101,6 +106,25 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
+
+    def _stream(self, status: int, headers: dict[str, str], chunks: Iterator[bytes]) -> None:
+        """Send ``chunks`` as they come, until they end or the client goes away."""
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        if "Content-Length" not in headers and "Connection" not in headers:
+            body = b"".join(chunks)
+            self.send_header("Content-Length", str(len(body)))
+            chunks = iter([body])
+        self.end_headers()
+        try:
+            for chunk in chunks:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except OSError:
+            pass  # the crawler gave up on this body, as it should
+        if "Connection" in headers:
+            self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
         """Stay quiet: the crawl's own stats tell the story."""

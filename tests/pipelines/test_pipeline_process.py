@@ -18,7 +18,7 @@ from corpusbot.document import Document, Rejection
 from corpusbot.page import Page
 from corpusbot.pipelines.corpus import CorpusPipeline
 from corpusbot.pipelines.process import ProcessPipeline, _deliver, _Waiting
-from corpusbot.pool import WORKER_CRASH, InlinePool
+from corpusbot.pool import TIMEOUT, WORKER_CRASH, InlinePool
 from corpusbot.processor import Processor, ProcessorOptions
 from tests.conftest import FIXTURES_DIR
 from tests.test_pool import Deadly
@@ -155,6 +155,25 @@ def test_a_dead_worker_costs_only_its_page_and_the_pool_starts_again(tmp_path):
     # the pages that shared a task with it are retried alone, and come through
     assert all(isinstance(item.result, Document) for item in first[:-1])
     assert isinstance(last.result, Document)  # a fresh pool took the next page
+
+
+def test_a_page_stuck_in_native_code_is_rejected_on_the_crawl_path_too(tmp_path):
+    crawler = _crawler(tmp_path, CORPUSBOT_PROCESS_TIMEOUT_SECONDS=1)
+    process = build_from_crawler(ProcessPipeline, crawler)
+    process.processor = Deadly(process.processor.options)
+    items = _pages(["a", "native", "b"])
+
+    async def run():
+        return await asyncio.gather(*(process.process_item(item) for item in items))
+
+    process.open_spider()
+    try:
+        done = asyncio.run(run())
+    finally:
+        process.close_spider()
+    stuck = done[1].result
+    assert isinstance(stuck, Rejection) and stuck.reason == TIMEOUT
+    assert all(isinstance(item.result, Document) for item in (done[0], done[2]))
 
 
 def test_tasks_the_pool_cancels_at_shutdown_cancel_their_pages():

@@ -1,0 +1,105 @@
+"""The network guard: private, loopback, link-local, multicast, reserved and metadata addresses
+are refused by default, by address, by name after resolution, and by the address a response
+came from; counted and logged once per host."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from corpusbot.commands import crawl as crawl_command
+from corpusbot.crawl.netguard import REFUSED, NetGuardMiddleware, is_public, resolve
+from tests.newssite.client import NewsSite, crawl_stats, run_crawl
+
+REFUSED_URLS = [
+    "http://127.0.0.1/", "http://127.8.9.10:8080/x", "http://10.0.0.1/admin",
+    "http://172.16.5.4/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data/",
+    "http://100.100.100.200/", "http://0.0.0.0/", "http://224.0.0.1/", "http://240.0.0.1/",
+    "http://255.255.255.255/", "http://[::1]/", "http://[fe80::1]/", "http://[fd00:ec2::254]/",
+    "http://[::ffff:127.0.0.1]/", "http://[::]/", "http://[ff02::1]/", "http://[2002:7f00:1::]/",
+    "file:///etc/passwd", "ftp://192.0.2.1/",
+]
+PUBLIC_URLS = ["http://93.184.215.14/", "https://[2606:4700:4700::1111]/page"]
+
+
+def middleware(**settings: object) -> NetGuardMiddleware:
+    crawler = get_crawler(settings_dict=settings)
+    return build_from_crawler(NetGuardMiddleware, crawler)
+
+
+def check(guard: NetGuardMiddleware, url: str) -> None:
+    """Run ``process_request`` to its end (an address needs no resolution, so no reactor)."""
+    coroutine = guard.process_request(Request(url))
+    with pytest.raises(StopIteration):
+        coroutine.send(None)
+
+
+@pytest.mark.parametrize("url", REFUSED_URLS)
+def test_private_and_special_addresses_are_refused(url: str) -> None:
+    guard = middleware()
+    with pytest.raises(IgnoreRequest):
+        check(guard, url)
+    assert guard.stats.get_value(REFUSED) == 1
+
+
+@pytest.mark.parametrize("url", PUBLIC_URLS)
+def test_public_addresses_pass(url: str) -> None:
+    check(middleware(), url)
+
+
+def test_a_name_is_judged_by_what_it_resolves_to() -> None:
+    loopback = resolve("localhost")
+    assert loopback and not any(is_public(address) for address in loopback)
+    assert is_public(ipaddress.ip_address("8.8.8.8"))
+
+
+def test_each_host_is_logged_once_and_every_refusal_counted(caplog) -> None:
+    guard = middleware()
+    with caplog.at_level(logging.WARNING, logger="corpusbot.crawl.netguard"):
+        for path in ("a", "b", "c"):
+            with pytest.raises(IgnoreRequest):
+                check(guard, f"http://10.1.2.3/{path}")
+    assert guard.stats.get_value(REFUSED) == 3
+    assert caplog.text.count("refused 10.1.2.3") == 1
+
+
+def test_a_response_from_a_private_address_is_refused() -> None:
+    guard = middleware()
+    request = Request("http://public.example/")
+    response = HtmlResponse(request.url, body=b"<html></html>", request=request,
+                            ip_address=ipaddress.ip_address("192.168.0.7"))
+    with pytest.raises(IgnoreRequest):
+        guard.process_response(request, response)
+    public = HtmlResponse(request.url, body=b"<html></html>", request=request,
+                          ip_address=ipaddress.ip_address("93.184.215.14"))
+    assert guard.process_response(request, public) is public
+
+
+def test_the_switch_turns_it_off() -> None:
+    with pytest.raises(NotConfigured):
+        middleware(CORPUSBOT_BLOCK_PRIVATE_NETWORKS=False)
+    parser = argparse.ArgumentParser()
+    crawl_command.configure(parser)
+    args = parser.parse_args(["http://127.0.0.1/", "-o", "out", "--allow-private-networks"])
+    assert crawl_command.crawl_settings(args).getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS") is False
+
+
+def test_a_default_crawl_of_a_loopback_site_fetches_nothing(tmp_path) -> None:
+    with NewsSite() as site:
+        port = site.url.rsplit(":", 1)[1]
+        # by address, and by a name that resolves to the loopback address
+        result = run_crawl([f"{site.url}/", f"http://localhost:{port}/"], tmp_path / "out",
+                           "CORPUSBOT_BLOCK_PRIVATE_NETWORKS=True", "RETRY_TIMES=0")
+        hits = site.hits()
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert set(hits) <= {"/__hits.json"}  # the test's own question only
+    assert crawl_stats(tmp_path / "out")[REFUSED] >= 2
+    assert "refused 127.0.0.1" in result.stderr and "refused localhost" in result.stderr
