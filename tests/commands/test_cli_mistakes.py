@@ -151,7 +151,8 @@ def _closed_port() -> int:
 ])
 def test_a_failed_fetch_is_one_line_with_its_url_and_reason(tmp_path: Path, host: str,
                                                             reason: str) -> None:
-    result = corpusbot("crawl", f"http://{host}/", "-o", str(tmp_path / "out"), "-q", *FAST)
+    result = corpusbot("crawl", f"http://{host}/", "-o", str(tmp_path / "out"), "-q", *FAST,
+                       "--allow-private-networks")
     assert result.returncode == EXIT_FAILED
     for url in (f"http://{host}/robots.txt", f"http://{host}/"):
         lines = [line for line in result.stderr.splitlines() if f"<GET {url}>" in line]

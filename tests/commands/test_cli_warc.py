@@ -141,8 +141,12 @@ def test_every_kind_of_damage_is_a_partial_run_without_traceback(tmp_path: Path)
                           text=True, timeout=300, check=False)
     assert done.returncode == EXIT_PARTIAL, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
-    for name in cases:  # each problem named with its file and offset
-        assert f"{name}: damaged at offset" in done.stderr, name
+    # each problem named with its file and offset; a file with no record start at all is
+    # (garbage, a bomb of zeros) is named as no archive and left out before reading
+    for name in cases:
+        assert f"{name}: damaged at offset" in done.stderr or (
+            name in ("e-garbage.warc.gz", "f-bomb.warc.gz")
+            and f"{name} is not an archive" in done.stderr), name
     assert str(intact) not in done.stderr
     assert manifest(out)["archive"]["damaged"] == done.stderr.count("damaged at offset")
     stored = {r["url"] for r in read_shards(out)}
