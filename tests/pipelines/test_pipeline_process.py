@@ -117,18 +117,23 @@ def _pages(names: list[str]) -> list[PageItem]:
     return [PageItem(url=f"https://news.example/{name}.html", body=body) for name in names]
 
 
-def test_pages_that_wait_together_leave_in_one_task_and_keep_their_results(tmp_path):
-    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
-    items = _pages([f"copy-{n}" for n in range(24)])
+def _process_all(process: ProcessPipeline, items: list) -> list:
+    """Every item through an opened pipeline at once, as the scraper hands them over."""
 
     async def run():
         return await asyncio.gather(*(process.process_item(item) for item in items))
 
     process.open_spider()
     try:
-        done = asyncio.run(run())
+        return asyncio.run(run())
     finally:
         process.close_spider()
+
+
+def test_pages_that_wait_together_leave_in_one_task_and_keep_their_results(tmp_path):
+    process = build_from_crawler(ProcessPipeline, _crawler(tmp_path))
+    items = _pages([f"copy-{n}" for n in range(24)])
+    done = _process_all(process, items)
     assert [item.result.url for item in done] == [item.url for item in items]
     assert all(isinstance(item.result, Document) for item in done)
     stats = process.stats.get_stats()
@@ -162,15 +167,7 @@ def test_a_page_stuck_in_native_code_is_rejected_on_the_crawl_path_too(tmp_path)
     process = build_from_crawler(ProcessPipeline, crawler)
     process.processor = Deadly(process.processor.options)
     items = _pages(["a", "native", "b"])
-
-    async def run():
-        return await asyncio.gather(*(process.process_item(item) for item in items))
-
-    process.open_spider()
-    try:
-        done = asyncio.run(run())
-    finally:
-        process.close_spider()
+    done = _process_all(process, items)
     stuck = done[1].result
     assert isinstance(stuck, Rejection) and stuck.reason == TIMEOUT
     assert all(isinstance(item.result, Document) for item in (done[0], done[2]))
