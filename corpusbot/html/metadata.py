@@ -14,6 +14,7 @@ in about 1.5 ms a page); such a date has no time of day: ``2019-11-18``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urljoin
@@ -66,11 +67,12 @@ class Metadata:
 
 def extract_metadata(root: etree._Element, url: str) -> Metadata:
     """Read the metadata of a parsed HTML page whose address is ``url``."""
-    objects = jsonld_objects(root)
+    declared = _Declarations(root)
+    objects = _parsed_jsonld(declared.scripts)
     article = next((o for o in objects if types_of(o) & ARTICLE_TYPES), {})
-    meta = _meta_tags(root)
+    meta = _meta_tags(declared.metas)
     return Metadata(
-        canonical_url=_canonical(root, url, meta),
+        canonical_url=_canonical(declared.links, url, meta),
         # the whole-page searches run only when what is declared up front is missing
         title=_first(_text(article.get("headline")), meta.get("og:title"),
                      meta.get("twitter:title")) or _xpath_text(root, "//title"),
@@ -98,14 +100,44 @@ def inferred_date(root: etree._Element, url: str) -> str | None:
     return find_date(root, url=url, original_date=True, extensive_search=False)
 
 
+class _Declarations:
+    """The page's ``<meta>``, ``<link>`` and JSON-LD ``<script>`` elements, in document order.
+
+    One walk with lxml's tag filter (in C) instead of an XPath search of the
+    whole tree per kind: the three searches were a third of this module's time.
+    """
+
+    __slots__ = ("links", "metas", "scripts")
+
+    def __init__(self, root: etree._Element) -> None:
+        self.metas: list[etree._Element] = []
+        self.links: list[etree._Element] = []
+        self.scripts: list[etree._Element] = []
+        for element in root.iter("meta", "link", "script"):
+            if element.tag == "meta":
+                self.metas.append(element)
+            elif element.tag == "link":
+                self.links.append(element)
+            elif element.get("type") == JSONLD_TYPE:
+                self.scripts.append(element)
+
+
+JSONLD_TYPE = "application/ld+json"
+
+
 def jsonld_objects(root: etree._Element) -> list[dict[str, Any]]:
     """Every JSON-LD object of the page, with ``@graph`` and lists flattened.
 
     Broken JSON-LD is common (trailing commas, raw newlines in strings); a
     script that does not parse is skipped, not repaired.
     """
+    return _parsed_jsonld(element for element in root.iter("script")
+                          if element.get("type") == JSONLD_TYPE)
+
+
+def _parsed_jsonld(scripts: Iterable[etree._Element]) -> list[dict[str, Any]]:
     objects: list[dict[str, Any]] = []
-    for script in root.xpath('//script[@type="application/ld+json"]'):
+    for script in scripts:
         try:
             data = json.loads(script.xpath("string()"), strict=False)
         except ValueError:
@@ -135,10 +167,12 @@ def _flatten(data: Any, out: list[dict[str, Any]], depth: int) -> None:
                 _flatten(data[key], out, depth + 1)
 
 
-def _meta_tags(root: etree._Element) -> dict[str, str]:
+def _meta_tags(metas: list[etree._Element]) -> dict[str, str]:
     """``<meta>`` values by lower-cased name, property or itemprop; the first one wins."""
     found: dict[str, str] = {}
-    for tag in root.xpath("//meta[@content]"):
+    for tag in metas:
+        if tag.get("content") is None:
+            continue
         key = tag.get("property") or tag.get("name") or tag.get("itemprop")
         value = (tag.get("content") or "").strip()
         if key and value:
@@ -146,9 +180,9 @@ def _meta_tags(root: etree._Element) -> dict[str, str]:
     return found
 
 
-def _canonical(root: etree._Element, url: str, meta: dict[str, str]) -> str | None:
-    hrefs = root.xpath('//link[contains(concat(" ", normalize-space(@rel), " "), " canonical ")]'
-                       "/@href")
+def _canonical(links: list[etree._Element], url: str, meta: dict[str, str]) -> str | None:
+    hrefs = (link.get("href") or "" for link in links
+             if "canonical" in (link.get("rel") or "").split())
     href = next((h.strip() for h in hrefs if h.strip()), None) or meta.get("og:url")
     return urljoin(url, href) if href else None
 
