@@ -49,7 +49,7 @@ from corpusbot.dedup.near import MinHasher  # noqa: E402
 from corpusbot.dedup.url import url_key  # noqa: E402
 from corpusbot.language.identify import LanguageIdentifier  # noqa: E402
 from corpusbot.page import Page  # noqa: E402
-from corpusbot.processor import Processor  # noqa: E402
+from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
 from corpusbot.text import tokens  # noqa: E402
 
 log = logging.getLogger("benchmarks.corpus")
@@ -79,16 +79,17 @@ def build_segments(work: Path, archive: Path, count: int) -> list[Path]:
 
 
 def run_pipeline(archive: Path, out: Path, jobs: int, precise: bool = False,
-                 ) -> tuple[float, Counter[str], dict]:
+                 metadata: bool = True) -> tuple[float, Counter[str], dict]:
     """Seconds for one whole run into a fresh folder, its stats, and CPU seconds spent
     by this process and by the workers (reaped, so counted as children); unrounded
-    with ``precise``."""
+    with ``precise``; ``metadata`` as ``corpusbot warc --no-metadata`` turns it off."""
     shutil.rmtree(out, ignore_errors=True)
     self_before = resource.getrusage(resource.RUSAGE_SELF)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     corpus = Corpus(out)
-    report = Runner(Processor(), corpus, RunOptions(jobs=jobs)).run([archive])
+    processor = Processor(ProcessorOptions(metadata=metadata))
+    report = Runner(processor, corpus, RunOptions(jobs=jobs)).run([archive])
     seconds = time.perf_counter() - started
     cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before, precise),
            "workers": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN), children_before,
@@ -195,10 +196,15 @@ def extractors() -> dict[str, Callable[[Page], object]]:
 
 def segment_seconds(segment: Path, work: Path, calls: dict[str, Callable[[Page], object]],
                     ) -> dict[str, float]:
-    """CPU seconds of the whole pipeline (-j 1, into a fresh folder) and of each bare
-    extractor alone on the segment's pages (held in memory: only the calls count)."""
-    _, _, used = run_pipeline(segment, work / "segment-out", 1, precise=True)
-    seconds = {"pipeline": used["main"]}
+    """CPU seconds of the whole pipeline (-j 1, into a fresh folder), with and without the
+    declared metadata (on by default since issue 9; earlier figures were measured without
+    it), and of each bare extractor alone on the segment's pages (held in memory: only the
+    calls count)."""
+    seconds = {}
+    for name, metadata in (("pipeline", True), ("pipeline_no_metadata", False)):
+        _, _, used = run_pipeline(segment, work / "segment-out", 1, precise=True,
+                                  metadata=metadata)
+        seconds[name] = used["main"]
     pages = [r.page for r in ArchiveReader().read(segment) if r.page]
     for name, call in calls.items():
         started = time.process_time()
@@ -280,6 +286,8 @@ def speed_figures(archive: Path, work: Path, repeat: int, segments: int) -> dict
     cpu_j2 = [c["main"] + c["workers"] for c in cpu[2]]
     return {"pages": pages, "segments": len(parts), **rates,
             "pipeline_vs_trafilatura_cpu": round(total["trafilatura"] / total["pipeline"], 2),
+            "pipeline_no_metadata_vs_trafilatura_cpu": round(
+                total["trafilatura"] / total["pipeline_no_metadata"], 2),
             "pipeline_vs_extract_alone_cpu": round(
                 total["corpusbot_extract"] / total["pipeline"], 2),
             "pipeline_j1_pages_per_s_whole_archive": round(pages / min(times[1]), 1),
