@@ -9,9 +9,11 @@ is set:
   request in bucketed listpack hashes (13 bytes of Redis memory per request,
   where scrapy-redis's set of 40-character hex strings takes 101, measured by
   ``benchmarks/redis_fingerprints.py``);
-- ``SharedPoliteness``: one request per site per ``DOWNLOAD_DELAY`` across
-  all the processes, through a lease key per site (``SET NX PX``), so N
-  processes do not hit a site N times as often;
+- ``SharedPoliteness``: one request per site per delay across all the
+  processes (the site's ``delay_seconds`` from the sites file, else
+  ``DOWNLOAD_DELAY``; AutoThrottle's, when it grew past them), through a
+  lease key per site (``SET NX PX``), so N processes do not hit a site N
+  times as often;
 - ``StartOnce``: the spider's start requests (start pages, robots.txt and
   sitemaps) come from the first process only; the others take work from
   the shared queue;
@@ -36,6 +38,8 @@ from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy_redis.dupefilter import RFPDupeFilter
 
+from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.sites import SiteConfig, load_site_config
 from corpusbot.dedup.redis_index import bucket_count, place
 
 logger = logging.getLogger(__name__)
@@ -93,43 +97,70 @@ async def pause(seconds: float) -> None:
 
 
 class SharedPoliteness:
-    """A downloader middleware: at most one request per site per delay, over all processes."""
+    """A downloader middleware: at most one request per site per delay, over all processes.
 
-    def __init__(self, server: Any, prefix: str, delay: float) -> None:
-        self.server, self.prefix, self.delay_ms = server, prefix, max(1, int(delay * 1000))
+    The delay of a site is its ``delay_seconds`` in the sites file
+    (``CORPUSBOT_SPIDER_SITES_FILE``, ``--sites``), else ``DOWNLOAD_DELAY``.
+    With AutoThrottle on, a process whose own delay for the site has grown
+    past that (the server slowed down) takes the lease for its own delay, so
+    the other processes wait that long too.
+    """
+
+    def __init__(self, server: Any, prefix: str, delay: float, sites: SiteConfig,
+                 crawler: Crawler | None = None) -> None:
+        self.server, self.prefix, self.delay, self.sites = server, prefix, delay, sites
+        self.crawler = crawler  # its downloader has AutoThrottle's delays, when on
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        delay = crawler.settings.getfloat("DOWNLOAD_DELAY")
-        if delay <= 0:
-            raise NotConfigured("DOWNLOAD_DELAY is 0: no shared rate to keep")
-        return cls(_redis(crawler), crawl_prefix(crawler), delay)
+        settings = CorpusbotSettings(crawler.settings)
+        delay = settings.getfloat("DOWNLOAD_DELAY")
+        sites = load_site_config(settings.get("CORPUSBOT_SPIDER_SITES_FILE"))
+        if delay <= 0 and not sites.download_slots():
+            raise NotConfigured("DOWNLOAD_DELAY is 0 and no site sets a delay: "
+                                "no shared rate to keep")
+        throttled = settings.getbool("AUTOTHROTTLE_ENABLED")
+        return cls(_redis(crawler), crawl_prefix(crawler), delay, sites,
+                   crawler if throttled else None)
+
+    def delay_ms(self, request: Request) -> int:
+        """The lease of ``request``'s site, in milliseconds (0: no delay for it)."""
+        configured = self.sites.for_url(request.url).delay_seconds
+        delay = self.delay if configured is None else configured
+        if self.crawler is not None and self.crawler.engine is not None:
+            downloader = self.crawler.engine.downloader
+            slot = downloader.slots.get(downloader.get_slot_key(request))
+            delay = max(delay, slot.delay if slot is not None else 0.0)
+        return int(delay * 1000)
 
     async def process_request(self, request: Request) -> None:
-        """Wait until this process holds the site's lease for the next ``delay``."""
-        key = f"{self.prefix}site:{urlparse_cached(request).netloc}"
-        while not self.server.set(key, b"1", px=self.delay_ms, nx=True):
+        """Wait until this process holds the site's lease for the next delay."""
+        delay_ms = self.delay_ms(request)
+        if delay_ms <= 0:
+            return
+        key = f"{self.prefix}site:{urlparse_cached(request).hostname}"
+        while not self.server.set(key, b"1", px=delay_ms, nx=True):
             await pause(max(int(self.server.pttl(key)), 5) / 1000)
 
 
 class StartOnce:
     """A spider middleware: only the first process of a crawl sends the start requests."""
 
-    def __init__(self, server: Any, prefix: str) -> None:
+    def __init__(self, server: Any, prefix: str, me: str = "") -> None:
         self.server, self.prefix = server, prefix
+        self.me = me or f"{socket.gethostname()}:{os.getpid()}"
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(_redis(crawler), crawl_prefix(crawler))
+        return cls(_redis(crawler), crawl_prefix(crawler), _identity(crawler))
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        me = _identity()
-        if not self.server.set(f"{self.prefix}started", me.encode(), nx=True):
+        if not self.server.set(f"{self.prefix}started", self.me.encode(), nx=True):
             logger.info("the start requests were queued by %s: taking work from the queue",
                         self.server.get(f"{self.prefix}started").decode())
             return
         # busy from now on, so that no process that starts meanwhile stops for lack of work
-        self.server.set(f"{self.prefix}busy:{me}", b"1", ex=BUSY_SECONDS)
+        self.server.set(f"{self.prefix}busy:{self.me}", b"1", ex=BUSY_SECONDS)
         async for item_or_request in start:
             yield item_or_request
 
@@ -149,7 +180,7 @@ class SharedIdle:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity())
+        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity(crawler))
         crawler.signals.connect(idle.opened, signal=signals.spider_opened)
         crawler.signals.connect(idle.busy, signal=signals.request_scheduled)
         crawler.signals.connect(idle.busy, signal=signals.response_received)
@@ -189,5 +220,8 @@ class SharedIdle:
         self.server.delete(self.key)
 
 
-def _identity() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def _identity(crawler: Crawler) -> str:
+    """The process's name in the crawl: its worker name (a process started again under it
+    replaces its own busy mark), else host and process id."""
+    return (crawler.settings.get("CORPUSBOT_REDIS_WORKER")
+            or f"{socket.gethostname()}:{os.getpid()}")

@@ -18,6 +18,7 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
 from scrapy import Request
 
 from corpusbot.crawl.redis_frontier import CompactDupeFilter, SharedPoliteness, StartOnce
+from corpusbot.crawl.sites import SiteConfig
 from tests.newssite.client import REPO, TEST_SETTINGS, NewsSite, corpus_records, crawl_stats
 
 
@@ -60,7 +61,7 @@ def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
 def _politeness(redis_url: str, delay: float) -> SharedPoliteness:
     import redis
 
-    return SharedPoliteness(redis.Redis.from_url(redis_url), "t:", delay)
+    return SharedPoliteness(redis.Redis.from_url(redis_url), "t:", delay, SiteConfig())
 
 
 def test_processes_share_one_rate_per_site(redis_url: str) -> None:
