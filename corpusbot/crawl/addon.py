@@ -64,7 +64,9 @@ class Addon:
 
 
 SHARED_COMPONENTS: dict[str, dict[str, int]] = {
-    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.SharedPoliteness": 50},
+    # The last to see a request before the network: the site's lease starts when nothing
+    # else will hold the request back (robots.txt still to fetch, a name to resolve).
+    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.SharedPoliteness": 990},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.StartOnce": 10},
     "EXTENSIONS": {"corpusbot.crawl.redis_frontier.SharedIdle": 500},
 }

@@ -48,6 +48,8 @@ BUSY_SECONDS = 30
 """How long a process counts as busy after its last request: longer than the slowest
 response (``DOWNLOAD_TIMEOUT`` is 30 s in the politeness defaults)."""
 BUSY_REFRESH_SECONDS = 1.0
+LOCAL_POLL_SECONDS = 0.05
+"""How often a request waiting for its turn looks again at its busy downloader slot."""
 
 
 def _redis(crawler: Crawler) -> Any:
@@ -106,10 +108,10 @@ class SharedPoliteness:
     the other processes wait that long too.
     """
 
-    def __init__(self, server: Any, prefix: str, delay: float, sites: SiteConfig,
-                 crawler: Crawler | None = None) -> None:
+    def __init__(self, server: Any, prefix: str, delay: float, sites: SiteConfig, *,
+                 crawler: Crawler | None = None, throttled: bool = False) -> None:
         self.server, self.prefix, self.delay, self.sites = server, prefix, delay, sites
-        self.crawler = crawler  # its downloader has AutoThrottle's delays, when on
+        self.crawler, self.throttled = crawler, throttled  # (AutoThrottle on)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -119,28 +121,58 @@ class SharedPoliteness:
         if delay <= 0 and not sites.download_slots():
             raise NotConfigured("DOWNLOAD_DELAY is 0 and no site sets a delay: "
                                 "no shared rate to keep")
-        throttled = settings.getbool("AUTOTHROTTLE_ENABLED")
-        return cls(_redis(crawler), crawl_prefix(crawler), delay, sites,
-                   crawler if throttled else None)
+        return cls(_redis(crawler), crawl_prefix(crawler), delay, sites, crawler=crawler,
+                   throttled=settings.getbool("AUTOTHROTTLE_ENABLED"))
 
     def delay_ms(self, request: Request) -> int:
         """The lease of ``request``'s site, in milliseconds (0: no delay for it)."""
         configured = self.sites.for_url(request.url).delay_seconds
         delay = self.delay if configured is None else configured
-        if self.crawler is not None and self.crawler.engine is not None:
-            downloader = self.crawler.engine.downloader
-            slot = downloader.slots.get(downloader.get_slot_key(request))
-            delay = max(delay, slot.delay if slot is not None else 0.0)
-        return int(delay * 1000)
+        slot = self._slot(request) if self.throttled else None
+        return int(max(delay, slot.delay if slot is not None else 0.0) * 1000)
 
     async def process_request(self, request: Request) -> None:
-        """Wait until this process holds the site's lease for the next delay."""
+        """Wait until this process's downloader would send ``request`` at once, then until
+        this process holds the site's lease for the next delay.
+
+        Taking the lease first and queueing after would let the request wait
+        in this process's own slot (its delay, its connections) while the
+        lease runs out, and another process's request reach the site close
+        behind it.
+        """
         delay_ms = self.delay_ms(request)
         if delay_ms <= 0:
             return
         key = f"{self.prefix}site:{urlparse_cached(request).hostname}"
-        while not self.server.set(key, b"1", px=delay_ms, nx=True):
-            await pause(max(int(self.server.pttl(key)), 5) / 1000)
+        while True:
+            wait = local_wait(self._slot(request))
+            if wait > 0:
+                await pause(wait)
+            elif self.server.set(key, b"1", px=delay_ms, nx=True):
+                return
+            else:
+                await pause(max(int(self.server.pttl(key)), 5) / 1000)
+
+    def _slot(self, request: Request) -> Any:
+        """This process's downloader slot for ``request``'s site, once it has one."""
+        engine = self.crawler.engine if self.crawler is not None else None
+        if engine is None:
+            return None
+        return engine.downloader.slots.get(engine.downloader.get_slot_key(request))
+
+
+def local_wait(slot: Any) -> float:
+    """Seconds until a downloader slot sends a new request at once: nothing queued in it,
+    a connection free, and its own delay passed even at its longest (randomised by up to
+    half, Scrapy's ``RANDOMIZE_DOWNLOAD_DELAY``); 0 when it would now."""
+    if slot is None:
+        return 0.0
+    if slot.queue or slot.latercall or slot.free_transfer_slots() <= 0:
+        return LOCAL_POLL_SECONDS
+    jitter = getattr(slot, "jitter", None)  # Scrapy 2.15 has a flag, randomize_delay
+    if jitter is None:
+        jitter = 0.5 if getattr(slot, "randomize_delay", False) else 0.0
+    return max(0.0, slot.lastseen + slot.delay * (1 + jitter) - time.monotonic())
 
 
 class StartOnce:

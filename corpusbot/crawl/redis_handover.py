@@ -155,7 +155,8 @@ class HandOverScheduler(Scheduler):
             self.beat.stop()
         if self.ack_at_close:
             self.settle()
-        if not self.holding and not self.recovered:
+        if not self.holding and not self.recovered:  # nothing left for anyone to take over
+            self.server.srem(f"{self.prefix}workers", self.worker)
             self.server.delete(f"{self.prefix}alive:{self.worker}")
         super().close(reason)
 

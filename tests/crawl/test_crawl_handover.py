@@ -130,8 +130,8 @@ def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: s
     sites = tmp_path / "sites.toml"
     sites.write_text(f'[site."127.0.0.1"]\ndelay_seconds = {delay}\n')
     # DOWNLOAD_DELAY is 0 in the test settings: only the sites file sets a delay
-    fast = ("CONCURRENT_REQUESTS_PER_DOMAIN=8", "CLOSESPIDER_PAGECOUNT=14",
-            f"CORPUSBOT_SPIDER_SITES_FILE={sites}")
+    # Two requests at a time per process: neither takes the whole queue for itself.
+    fast = (*SLOW, "CLOSESPIDER_PAGECOUNT=14", f"CORPUSBOT_SPIDER_SITES_FILE={sites}")
     with NewsSite() as site:
         processes = [crawler_process(site, tmp_path / "out", redis_url, name, *fast)
                      for name in ("one", "two")]
