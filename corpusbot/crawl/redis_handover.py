@@ -207,6 +207,8 @@ class HandOverScheduler(Scheduler):
         moved = 0
         for name, count in zip(answer[::2], answer[1::2], strict=True):
             released = self._release_dedup(name.decode())
+            if not count and not released:
+                continue  # it had stopped with nothing held
             logger.warning("worker %s stopped: %d requests it held are queued again, %d "
                            "dedup entries of its uncommitted pages released",
                            name.decode(), count, released)

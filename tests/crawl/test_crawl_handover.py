@@ -20,7 +20,7 @@ import itertools
 
 from scrapy import Request, Spider
 
-from corpusbot.crawl.redis_frontier import SharedPoliteness
+from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPoliteness
 from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from tests.crashes import archived_responses
@@ -197,6 +197,7 @@ def test_the_lease_follows_the_sites_file(tmp_path: Path, redis_url: str) -> Non
     sites.write_text('[site."slow.example"]\ndelay_seconds = 2.5\n'
                      '[site."free.example"]\ndelay_seconds = 0\n')
     polite = SharedPoliteness(_server(redis_url), "p:", 0.5, load_site_config(sites))
-    assert polite.delay_ms(Request("https://www.slow.example/a")) == 2500
+    margin = int(LEASE_MARGIN_SECONDS * 1000)
+    assert polite.delay_ms(Request("https://www.slow.example/a")) == 2500 + margin
     assert polite.delay_ms(Request("https://free.example/a")) == 0
-    assert polite.delay_ms(Request("https://other.example/a")) == 500
+    assert polite.delay_ms(Request("https://other.example/a")) == 500 + margin
