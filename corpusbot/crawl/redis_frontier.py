@@ -193,14 +193,30 @@ class StartOnce:
         return cls(_redis(crawler), crawl_prefix(crawler), _identity(crawler))
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        if not self.server.set(f"{self.prefix}started", self.me.encode(), nx=True):
-            logger.info("the start requests were queued by %s: taking work from the queue",
-                        self.server.get(f"{self.prefix}started").decode())
+        if not self._mine():
             return
         # busy from now on, so that no process that starts meanwhile stops for lack of work
         self.server.set(f"{self.prefix}busy:{self.me}", b"1", ex=BUSY_SECONDS)
         async for item_or_request in start:
             yield item_or_request
+        self.server.set(f"{self.prefix}started:done", b"1")
+
+    def _mine(self) -> bool:
+        """Whether this process sends the start requests: the first one does, and so does
+        one that finds them unfinished by a process that was stopped (this one before a
+        restart, or one whose heartbeat expired); the fingerprint filter drops those
+        that had been queued."""
+        if self.server.set(f"{self.prefix}started", self.me.encode(), nx=True):
+            return True
+        starter = self.server.get(f"{self.prefix}started").decode()
+        if self.server.exists(f"{self.prefix}started:done") or (
+                starter != self.me and self.server.exists(f"{self.prefix}alive:{starter}")):
+            logger.info("the start requests were queued by %s: taking work from the queue",
+                        starter)
+            return False
+        logger.warning("the start requests of %s were not all queued: queueing them", starter)
+        self.server.set(f"{self.prefix}started", self.me.encode())
+        return True
 
 
 class SharedIdle:
