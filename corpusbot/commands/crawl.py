@@ -139,6 +139,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
     if getattr(args, "redis", None):
         output = _worker_folder(output, args.worker)
         settings.set("CORPUSBOT_REDIS_URL", args.redis, priority="cmdline")
+        settings.set("CORPUSBOT_REDIS_WORKER", output.name, priority="cmdline")
         settings.set("JOBDIR", str(output / "job"), priority="project")
     # -o is the one place the output folder is named.
     settings.set("CORPUSBOT_OUTPUT_DIR", str(output), priority="cmdline")

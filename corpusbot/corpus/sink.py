@@ -142,6 +142,11 @@ class Corpus:
             signature_bytes=signature_bytes(dedup))
         return RedisDeduplicator(self._shared, dedup)
 
+    @property
+    def shared_index(self) -> RedisIndex | None:
+        """The shared Redis dedup index this folder owns entries in, if it uses one."""
+        return self._shared
+
     def admit(self, page: Page) -> Rejection | None:
         """None when ``page`` should be processed; a ``dedup/url`` Rejection when its URL was."""
         if self._dedup.admit(page.url_key):

@@ -64,17 +64,22 @@ class Addon:
 
 
 SHARED_COMPONENTS: dict[str, dict[str, int]] = {
-    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.SharedPoliteness": 50},
+    # The last to see a request before the network: the site's lease starts when nothing
+    # else will hold the request back (robots.txt still to fetch, a name to resolve).
+    "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.SharedPoliteness": 990},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.redis_frontier.StartOnce": 10},
     "EXTENSIONS": {"corpusbot.crawl.redis_frontier.SharedIdle": 500},
 }
 
 
 def _share_through_redis(settings: Settings) -> None:
-    """scrapy-redis's scheduler and corpusbot's shared components (``redis_frontier``)."""
+    """scrapy-redis's scheduler with corpusbot's hand-over (``redis_handover``), and the
+    shared components (``redis_frontier``)."""
     url, crawl = settings.get("CORPUSBOT_REDIS_URL"), settings.get("CORPUSBOT_REDIS_CRAWL")
     for name, value in {
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler", "SCHEDULER_PERSIST": True,
+        "SCHEDULER": "corpusbot.crawl.redis_handover.HandOverScheduler",
+        "SCHEDULER_QUEUE_CLASS": "corpusbot.crawl.redis_handover.HandOverQueue",
+        "SCHEDULER_PERSIST": True,
         "DUPEFILTER_CLASS": "corpusbot.crawl.redis_frontier.CompactDupeFilter",
         "REDIS_URL": url, "SCHEDULER_QUEUE_KEY": f"{crawl}:%(spider)s:requests",
         "SCHEDULER_DUPEFILTER_KEY": f"{crawl}:%(spider)s:fingerprints",

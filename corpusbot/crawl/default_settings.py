@@ -120,6 +120,20 @@ CORPUSBOT_REDIS_CRAWL = "corpusbot"
 """Name of the shared crawl: the prefix of its keys (queue, fingerprints, site
 leases). Processes with the same name share one crawl. Default: corpusbot."""
 
+CORPUSBOT_REDIS_WORKER = ""
+"""This process's name in the shared crawl: the requests it holds are kept
+under it, and a process started again under the same name (with the same
+folder) takes them back. ``corpusbot crawl --redis`` sets it to the worker
+folder's name. Default: empty, the host name and ``CORPUSBOT_OUTPUT_DIR``."""
+
+CORPUSBOT_REDIS_HEARTBEAT_SECONDS = 20.0
+"""How long a process counts as alive after its last heartbeat (sent every
+third of it); past it, another process queues the requests it held again.
+Below the 30 s a process stays busy after its last request
+(``redis_frontier.BUSY_SECONDS``), so that an idle process takes over a dead
+one's requests before it concludes that all work is done; far above any
+pause of the crawl's event loop. Default: 20 s."""
+
 CORPUSBOT_REDIS_URLS_CAPACITY = 10_000_000
 """Requests the fingerprint filter's buckets are sized for (past it they grow
 out of Redis's compact encoding: still correct, larger). Default: 10 million."""

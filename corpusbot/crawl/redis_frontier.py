@@ -9,9 +9,11 @@ is set:
   request in bucketed listpack hashes (13 bytes of Redis memory per request,
   where scrapy-redis's set of 40-character hex strings takes 101, measured by
   ``benchmarks/redis_fingerprints.py``);
-- ``SharedPoliteness``: one request per site per ``DOWNLOAD_DELAY`` across
-  all the processes, through a lease key per site (``SET NX PX``), so N
-  processes do not hit a site N times as often;
+- ``SharedPoliteness``: one request per site per delay across all the
+  processes (the site's ``delay_seconds`` from the sites file, else
+  ``DOWNLOAD_DELAY``; AutoThrottle's, when it grew past them), through a
+  lease key per site (``SET NX PX``), so N processes do not hit a site N
+  times as often;
 - ``StartOnce``: the spider's start requests (start pages, robots.txt and
   sitemaps) come from the first process only; the others take work from
   the shared queue;
@@ -36,6 +38,8 @@ from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy_redis.dupefilter import RFPDupeFilter
 
+from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.sites import SiteConfig, load_site_config
 from corpusbot.dedup.redis_index import bucket_count, place
 
 logger = logging.getLogger(__name__)
@@ -44,6 +48,13 @@ BUSY_SECONDS = 30
 """How long a process counts as busy after its last request: longer than the slowest
 response (``DOWNLOAD_TIMEOUT`` is 30 s in the politeness defaults)."""
 BUSY_REFRESH_SECONDS = 1.0
+LEASE_MARGIN_SECONDS = 0.05
+"""Added to each site lease: the time from taking the lease to the request reaching the
+site, in a busy process. Calibrated by ``benchmarks/crawl_handover.py`` on a 2-core machine
+at load 15: without it, 1 of 122 gaps between two processes' requests fell 75 ms short of
+the 0.4 s delay."""
+LOCAL_POLL_SECONDS = 0.05
+"""How often a request waiting for its turn looks again at its busy downloader slot."""
 
 
 def _redis(crawler: Crawler) -> Any:
@@ -93,45 +104,119 @@ async def pause(seconds: float) -> None:
 
 
 class SharedPoliteness:
-    """A downloader middleware: at most one request per site per delay, over all processes."""
+    """A downloader middleware: at most one request per site per delay, over all processes.
 
-    def __init__(self, server: Any, prefix: str, delay: float) -> None:
-        self.server, self.prefix, self.delay_ms = server, prefix, max(1, int(delay * 1000))
+    The delay of a site is its ``delay_seconds`` in the sites file
+    (``CORPUSBOT_SPIDER_SITES_FILE``, ``--sites``), else ``DOWNLOAD_DELAY``.
+    With AutoThrottle on, a process whose own delay for the site has grown
+    past that (the server slowed down) takes the lease for its own delay, so
+    the other processes wait that long too.
+    """
+
+    def __init__(self, server: Any, prefix: str, delay: float, sites: SiteConfig, *,
+                 crawler: Crawler | None = None, throttled: bool = False) -> None:
+        self.server, self.prefix, self.delay, self.sites = server, prefix, delay, sites
+        self.crawler, self.throttled = crawler, throttled  # (AutoThrottle on)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        delay = crawler.settings.getfloat("DOWNLOAD_DELAY")
-        if delay <= 0:
-            raise NotConfigured("DOWNLOAD_DELAY is 0: no shared rate to keep")
-        return cls(_redis(crawler), crawl_prefix(crawler), delay)
+        settings = CorpusbotSettings(crawler.settings)
+        delay = settings.getfloat("DOWNLOAD_DELAY")
+        sites = load_site_config(settings.get("CORPUSBOT_SPIDER_SITES_FILE"))
+        if delay <= 0 and not sites.download_slots():
+            raise NotConfigured("DOWNLOAD_DELAY is 0 and no site sets a delay: "
+                                "no shared rate to keep")
+        return cls(_redis(crawler), crawl_prefix(crawler), delay, sites, crawler=crawler,
+                   throttled=settings.getbool("AUTOTHROTTLE_ENABLED"))
+
+    def delay_ms(self, request: Request) -> int:
+        """The lease of ``request``'s site, in milliseconds (0: no delay for it)."""
+        configured = self.sites.for_url(request.url).delay_seconds
+        delay = self.delay if configured is None else configured
+        slot = self._slot(request) if self.throttled else None
+        delay = max(delay, slot.delay if slot is not None else 0.0)
+        return int((delay + LEASE_MARGIN_SECONDS) * 1000) if delay > 0 else 0
 
     async def process_request(self, request: Request) -> None:
-        """Wait until this process holds the site's lease for the next ``delay``."""
-        key = f"{self.prefix}site:{urlparse_cached(request).netloc}"
-        while not self.server.set(key, b"1", px=self.delay_ms, nx=True):
-            await pause(max(int(self.server.pttl(key)), 5) / 1000)
+        """Wait until this process's downloader would send ``request`` at once, then until
+        this process holds the site's lease for the next delay.
+
+        Taking the lease first and queueing after would let the request wait
+        in this process's own slot (its delay, its connections) while the
+        lease runs out, and another process's request reach the site close
+        behind it.
+        """
+        delay_ms = self.delay_ms(request)
+        if delay_ms <= 0:
+            return
+        key = f"{self.prefix}site:{urlparse_cached(request).hostname}"
+        while True:
+            wait = local_wait(self._slot(request))
+            if wait > 0:
+                await pause(wait)
+            elif self.server.set(key, b"1", px=delay_ms, nx=True):
+                return
+            else:
+                await pause(max(int(self.server.pttl(key)), 5) / 1000)
+
+    def _slot(self, request: Request) -> Any:
+        """This process's downloader slot for ``request``'s site, once it has one."""
+        engine = self.crawler.engine if self.crawler is not None else None
+        if engine is None:
+            return None
+        return engine.downloader.slots.get(engine.downloader.get_slot_key(request))
+
+
+def local_wait(slot: Any) -> float:
+    """Seconds until a downloader slot sends a new request at once: nothing queued in it,
+    a connection free, and its own delay passed even at its longest (randomised by up to
+    half, Scrapy's ``RANDOMIZE_DOWNLOAD_DELAY``); 0 when it would now."""
+    if slot is None:
+        return 0.0
+    if slot.queue or slot.latercall or slot.free_transfer_slots() <= 0:
+        return LOCAL_POLL_SECONDS
+    jitter = getattr(slot, "jitter", None)  # Scrapy 2.15 has a flag, randomize_delay
+    if jitter is None:
+        jitter = 0.5 if getattr(slot, "randomize_delay", False) else 0.0
+    return max(0.0, slot.lastseen + slot.delay * (1 + jitter) - time.monotonic())
 
 
 class StartOnce:
     """A spider middleware: only the first process of a crawl sends the start requests."""
 
-    def __init__(self, server: Any, prefix: str) -> None:
+    def __init__(self, server: Any, prefix: str, me: str = "") -> None:
         self.server, self.prefix = server, prefix
+        self.me = me or f"{socket.gethostname()}:{os.getpid()}"
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(_redis(crawler), crawl_prefix(crawler))
+        return cls(_redis(crawler), crawl_prefix(crawler), _identity(crawler))
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        me = _identity()
-        if not self.server.set(f"{self.prefix}started", me.encode(), nx=True):
-            logger.info("the start requests were queued by %s: taking work from the queue",
-                        self.server.get(f"{self.prefix}started").decode())
+        if not self._mine():
             return
         # busy from now on, so that no process that starts meanwhile stops for lack of work
-        self.server.set(f"{self.prefix}busy:{me}", b"1", ex=BUSY_SECONDS)
+        self.server.set(f"{self.prefix}busy:{self.me}", b"1", ex=BUSY_SECONDS)
         async for item_or_request in start:
             yield item_or_request
+        self.server.set(f"{self.prefix}started:done", b"1")
+
+    def _mine(self) -> bool:
+        """Whether this process sends the start requests: the first one does, and so does
+        one that finds them unfinished by a process that was stopped (this one before a
+        restart, or one whose heartbeat expired); the fingerprint filter drops those
+        that had been queued."""
+        if self.server.set(f"{self.prefix}started", self.me.encode(), nx=True):
+            return True
+        starter = self.server.get(f"{self.prefix}started").decode()
+        if self.server.exists(f"{self.prefix}started:done") or (
+                starter != self.me and self.server.exists(f"{self.prefix}alive:{starter}")):
+            logger.info("the start requests were queued by %s: taking work from the queue",
+                        starter)
+            return False
+        logger.warning("the start requests of %s were not all queued: queueing them", starter)
+        self.server.set(f"{self.prefix}started", self.me.encode())
+        return True
 
 
 class SharedIdle:
@@ -149,7 +234,7 @@ class SharedIdle:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity())
+        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity(crawler))
         crawler.signals.connect(idle.opened, signal=signals.spider_opened)
         crawler.signals.connect(idle.busy, signal=signals.request_scheduled)
         crawler.signals.connect(idle.busy, signal=signals.response_received)
@@ -189,5 +274,8 @@ class SharedIdle:
         self.server.delete(self.key)
 
 
-def _identity() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def _identity(crawler: Crawler) -> str:
+    """The process's name in the crawl: its worker name (a process started again under it
+    replaces its own busy mark), else host and process id."""
+    return (crawler.settings.get("CORPUSBOT_REDIS_WORKER")
+            or f"{socket.gethostname()}:{os.getpid()}")

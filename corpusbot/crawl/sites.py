@@ -12,7 +12,7 @@ depth = 3
 feeds = ["https://example.com/rss.xml"]
 sitemaps = ["https://example.com/news-sitemap.xml"]
 links = true                    # follow links at all
-delay_seconds = 2.0             # Scrapy DOWNLOAD_SLOTS for this host
+delay_seconds = 2.0             # Scrapy DOWNLOAD_SLOTS for this host; the site lease with --redis
 concurrency = 1
 ```
 """

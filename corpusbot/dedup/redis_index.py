@@ -25,6 +25,7 @@ retried documents duplicates.
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 from collections.abc import Sequence
@@ -210,6 +211,26 @@ class RedisIndex:
         self.round_trips += 1
         return int(self._release(args=[name, self.address.prefix, self.signature_bytes,
                                        SIGNATURES_PER_BLOCK]))
+
+    def for_owner(self, owner: str) -> RedisIndex:
+        """The same index as seen by another ``owner`` (to release what it left behind)."""
+        sibling = copy.copy(self)
+        sibling.owner = owner
+        return sibling
+
+    def abandon(self) -> int:
+        """Release every addition this owner journaled, of every epoch, and its URLs in flight.
+
+        For the folder of a crawl process that died for good: another process
+        redoes its uncommitted pages, which must not count as duplicates of
+        themselves. (An epoch whose SQLite commit landed in the instant before
+        the process died, its journal not yet dropped, is released too.)
+        """
+        undone = self._release_journal(self.in_flight())
+        pattern = f"{self.address.prefix}j:{self.owner}:*"
+        for name in list(self._client.scan_iter(match=pattern)):  # type: ignore[attr-defined]
+            undone += self._release_journal(name.decode())
+        return undone
 
     def recover(self, committed_epoch: int) -> None:
         """Adopt this owner's journals up to ``committed_epoch``; release later ones and

@@ -18,6 +18,7 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
 from scrapy import Request
 
 from corpusbot.crawl.redis_frontier import CompactDupeFilter, SharedPoliteness, StartOnce
+from corpusbot.crawl.sites import SiteConfig
 from tests.newssite.client import REPO, TEST_SETTINGS, NewsSite, corpus_records, crawl_stats
 
 
@@ -60,7 +61,7 @@ def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
 def _politeness(redis_url: str, delay: float) -> SharedPoliteness:
     import redis
 
-    return SharedPoliteness(redis.Redis.from_url(redis_url), "t:", delay)
+    return SharedPoliteness(redis.Redis.from_url(redis_url), "t:", delay, SiteConfig())
 
 
 def test_processes_share_one_rate_per_site(redis_url: str) -> None:
@@ -109,10 +110,39 @@ def test_only_the_first_process_sends_the_start_requests(redis_url: str) -> None
 
         return [r.url async for r in middleware.process_start(start())]
 
-    first = StartOnce(redis.Redis.from_url(redis_url), "s:")
-    second = StartOnce(redis.Redis.from_url(redis_url), "s:")
+    first = StartOnce(redis.Redis.from_url(redis_url), "s:", "one")
+    second = StartOnce(redis.Redis.from_url(redis_url), "s:", "two")
     assert asyncio.run(starts(first)) == ["https://a.example/", "https://b.example/"]
     assert asyncio.run(starts(second)) == []
+
+
+def test_start_requests_cut_short_are_sent_again(redis_url: str) -> None:
+    import redis
+
+    server = redis.Redis.from_url(redis_url)
+
+    async def first_only(middleware: StartOnce) -> list[str]:
+        async def start():
+            yield Request("https://a.example/")
+            yield Request("https://b.example/")
+
+        async for request in middleware.process_start(start()):
+            return [request.url]  # killed after the first one
+        return []
+
+    async def starts(middleware: StartOnce) -> list[str]:
+        async def start():
+            for url in ("https://a.example/", "https://b.example/"):
+                yield Request(url)
+
+        return [r.url async for r in middleware.process_start(start())]
+
+    assert asyncio.run(first_only(StartOnce(server, "s:", "one"))) == ["https://a.example/"]
+    server.set("s:alive:one", b"1")  # "one" is still alive: another does not step in
+    assert asyncio.run(starts(StartOnce(server, "s:", "two"))) == []
+    # "one" started again (or, its heartbeat expired, any other process) sends them again
+    assert len(asyncio.run(starts(StartOnce(server, "s:", "one")))) == 2
+    assert asyncio.run(starts(StartOnce(server, "s:", "two"))) == []
 
 
 def test_the_shared_seen_store_answers_as_the_sqlite_one(tmp_path: Path, redis_url: str) -> None:

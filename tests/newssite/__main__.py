@@ -10,7 +10,8 @@ endless calendar. Articles are real pages from ``../shared/bench`` when given,
 else the fixture pages under ``tests/fixtures/site``.
 
 Control endpoints for tests: ``/__manifest.json`` (what the crawl should
-find), ``/__hits.json`` (requests per path), ``/__phase/2`` (publish the
+find), ``/__hits.json`` (requests per path), ``/__arrivals.json`` (when each
+page request arrived, server time), ``/__phase/2`` (publish the
 held-back article and mark one sitemap entry as changed).
 """
 
@@ -40,6 +41,7 @@ class Site:
         self.pages = SitePages(articles)
         self.slow_seconds, self.latency = slow_seconds, latency
         self.hits: Counter[str] = Counter()
+        self.arrivals: list[tuple[float, str]] = []  # (monotonic time, path) of each page request
         self.lock = threading.Lock()
         self.compressed: dict[bytes, bytes] = {}
 
@@ -53,6 +55,8 @@ class Site:
     def hit(self, path: str) -> int:
         with self.lock:
             self.hits[path] += 1
+            if not path.startswith("/__"):
+                self.arrivals.append((time.monotonic(), path))
             return self.hits[path]
 
 
@@ -83,6 +87,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/__hits.json":
             with site.lock:
                 body = dict(site.hits)
+        elif path == "/__arrivals.json":
+            with site.lock:
+                body = list(site.arrivals)
         elif path.startswith("/__phase/"):
             site.pages.phase = int(path.rsplit("/", 1)[1])
             body = {"phase": site.pages.phase}

@@ -53,6 +53,10 @@ class NewsSite:
     def hits(self) -> dict[str, int]:
         return self.get("/__hits.json")
 
+    def arrivals(self) -> list[tuple[float, str]]:
+        """(server time in seconds, path) of every page request, in arrival order."""
+        return [(float(moment), path) for moment, path in self.get("/__arrivals.json")]
+
     def phase(self, number: int) -> None:
         self.get(f"/__phase/{number}")
 

@@ -1,0 +1,258 @@
+"""Reliable hand-over of requests between the shared queue and the crawl processes.
+
+scrapy-redis pops a request from the shared queue and forgets it: a process
+killed before the response is handled loses it. Here each process (a
+*worker*, named by its folder) takes a request by moving it, in one Lua
+script, from the queue into its own *held* hash in Redis (the encoded
+request and its priority). The request leaves that hash (is acknowledged)
+only once its outcome is durable:
+
+- when the corpus commits (the ``corpus_committed`` signal), every held
+  request the engine has finished with: its callback ran, its links are in
+  the shared queue, and its items went through the pipelines, so the
+  documents they made are in the commit that just ended. A request still
+  in progress waits for the next commit. One pipelined round trip per
+  commit acknowledges them all;
+- at once, in the same transaction as the push, when the downloader turns
+  it into another request (a retry, a redirect): the new one is queued,
+  the old one is done.
+
+What a worker still holds when it dies goes back to work: the same worker
+started again (same ``--worker``, same folder) takes its held requests
+first, before the queue; its archive already holds the responses it wrote,
+which are not written again (``corpusbot.archive.resume``), and its corpus
+resumed at its last commit. A worker that does not come back stops
+refreshing its ``alive`` key; once that expires, any other process moves
+its held requests back to the queue and releases the dedup entries its
+uncommitted pages made, so they are not taken for duplicates of
+themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from typing import Any, Self
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
+from scrapy_redis.queue import PriorityQueue
+from scrapy_redis.scheduler import Scheduler
+
+from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.signals import corpus_committed
+
+logger = logging.getLogger(__name__)
+
+HELD_KEY = "corpusbot_held"
+"""``request.meta`` key: this process's number for a request it holds."""
+
+TAKE = """
+-- KEYS: the queue (sorted set), this worker's held hash. Move the first request over.
+local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
+if #first == 0 then return false end
+redis.call("ZREM", KEYS[1], first[1])
+redis.call("HSET", KEYS[2], first[1], first[2])
+return first
+"""
+
+ADOPT = """
+-- KEYS: the workers set, the queue. ARGV: the crawl's key prefix, this worker's name.
+-- Every other worker whose alive key expired: its held requests back to the queue.
+local adopted = {}
+for _, name in ipairs(redis.call("SMEMBERS", KEYS[1])) do
+  if name ~= ARGV[2] and redis.call("EXISTS", ARGV[1] .. "alive:" .. name) == 0 then
+    local held = redis.call("HGETALL", ARGV[1] .. "held:" .. name)
+    for i = 1, #held, 2 do redis.call("ZADD", KEYS[2], held[i + 1], held[i]) end
+    redis.call("DEL", ARGV[1] .. "held:" .. name)
+    redis.call("SREM", KEYS[1], name)
+    adopted[#adopted + 1] = name
+    adopted[#adopted + 1] = #held / 2
+  end
+end
+return adopted
+"""
+
+
+class HandOverQueue(PriorityQueue):
+    """scrapy-redis's priority queue whose pops are held for a worker until acknowledged."""
+
+    held_key = ""
+
+    def take(self) -> tuple[Request, bytes] | None:
+        """The next request and its encoded form, now held by this worker."""
+        first = self._take(keys=[self.key, self.held_key])
+        return (self._decode_request(first[0]), first[0]) if first else None
+
+    def push(self, request: Request, done: bytes | None = None) -> None:
+        """Queue ``request``; acknowledge the held ``done`` in the same transaction."""
+        with self.server.pipeline(transaction=True) as pipe:
+            pipe.execute_command("ZADD", self.key, -request.priority,
+                                 self._encode_request(request))
+            if done is not None:
+                pipe.hdel(self.held_key, done)
+            pipe.execute()
+
+    def ack(self, members: list[bytes]) -> None:
+        self.server.hdel(self.held_key, *members)
+
+    def held(self) -> list[tuple[Request, bytes]]:
+        """What this worker held when it last stopped, best priority first."""
+        found = self.server.hgetall(self.held_key)
+        ranked = sorted(found.items(), key=lambda pair: float(pair[1]))
+        return [(self._decode_request(member), member) for member, _ in ranked]
+
+    def attach(self, held_key: str) -> None:
+        self.held_key = held_key
+        self._take = self.server.register_script(TAKE)
+        self.adopt_script = self.server.register_script(ADOPT)
+
+
+class HandOverScheduler(Scheduler):
+    """scrapy-redis's scheduler with held requests, acknowledged at the corpus commit."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        scheduler = super().from_crawler(crawler)
+        settings = CorpusbotSettings(crawler.settings)
+        scheduler.crawler = crawler
+        scheduler.prefix = f"{settings.get('CORPUSBOT_REDIS_CRAWL')}:"
+        scheduler.worker = settings.get("CORPUSBOT_REDIS_WORKER") or (
+            f"{socket.gethostname()}:{settings.get('CORPUSBOT_OUTPUT_DIR')}")
+        scheduler.heartbeat = settings.getfloat("CORPUSBOT_REDIS_HEARTBEAT_SECONDS")
+        scheduler.ack_at_close = not settings.getbool("CORPUSBOT_CORPUS_ENABLED")
+        scheduler.holding = {}  # number -> (request, encoded)
+        scheduler.recovered = []
+        scheduler.numbers = 0
+        scheduler.beat = None
+        crawler.signals.connect(scheduler.settle, signal=corpus_committed)
+        crawler.signals.connect(scheduler.idle, signal=signals.spider_idle)
+        return scheduler
+
+    def open(self, spider: Any) -> None:
+        super().open(spider)
+        if not hasattr(self.crawler.engine, "_slot"):
+            raise RuntimeError("this Scrapy's engine keeps no requests in progress: "
+                               "the Redis hand-over cannot tell finished requests")
+        self.queue.attach(f"{self.prefix}held:{self.worker}")
+        self._alive()
+        self.server.sadd(f"{self.prefix}workers", self.worker)
+        self._publish_dedup_owner()
+        self.recovered = self.queue.held()
+        if self.recovered:
+            logger.info("taking back %d requests this worker held when it stopped",
+                        len(self.recovered))
+            self.stats.inc_value("corpusbot/handover/recovered", len(self.recovered))
+        self.adopt()
+        from twisted.internet.task import LoopingCall  # noqa: PLC0415  (after the reactor)
+
+        self.beat = LoopingCall(self._beat)
+        self.beat.start(self.heartbeat / 3, now=False)
+
+    def close(self, reason: str) -> None:
+        if self.beat is not None and self.beat.running:
+            self.beat.stop()
+        if self.ack_at_close:
+            self.settle()
+        if not self.holding and not self.recovered:  # nothing left for anyone to take over
+            self.server.srem(f"{self.prefix}workers", self.worker)
+            self.server.delete(f"{self.prefix}alive:{self.worker}")
+        super().close(reason)
+
+    def enqueue_request(self, request: Request) -> bool:
+        if not request.dont_filter and self.df.request_seen(request):
+            self.df.log(request, self.spider)
+            return False
+        self.stats.inc_value("scheduler/enqueued/redis")
+        self.queue.push(request, self._replaced(request))
+        return True
+
+    def next_request(self) -> Request | None:
+        if self.recovered:
+            request, member = self.recovered.pop(0)
+        else:
+            taken = self.queue.take()
+            if taken is None:
+                return None
+            request, member = taken
+        self.stats.inc_value("scheduler/dequeued/redis")
+        self.numbers += 1
+        request.meta[HELD_KEY] = self.numbers
+        self.holding[self.numbers] = (request, member)
+        return request
+
+    def has_pending_requests(self) -> bool:
+        return bool(self.recovered) or len(self) > 0
+
+    def settle(self) -> None:
+        """Acknowledge every held request the engine has finished with (module docstring)."""
+        busy = self.crawler.engine._slot.inprogress if self.crawler.engine._slot else set()
+        done = [number for number, (request, _) in self.holding.items() if request not in busy]
+        if not done:
+            return
+        self.queue.ack([self.holding.pop(number)[1] for number in done])
+        self.stats.inc_value("corpusbot/handover/acked", len(done))
+        self.stats.inc_value("corpusbot/handover/ack_round_trips")
+
+    def idle(self) -> None:
+        """Nothing left here: first take over what dead workers held."""
+        if self.adopt():
+            raise DontCloseSpider("took over the requests of a stopped worker")
+
+    def adopt(self) -> int:
+        """Move the held requests of workers whose heartbeat expired back to the queue."""
+        answer = self.queue.adopt_script(
+            keys=[f"{self.prefix}workers", self.queue.key], args=[self.prefix, self.worker])
+        moved = 0
+        for name, count in zip(answer[::2], answer[1::2], strict=True):
+            released = self._release_dedup(name.decode())
+            if not count and not released:
+                continue  # it had stopped with nothing held
+            logger.warning("worker %s stopped: %d requests it held are queued again, %d "
+                           "dedup entries of its uncommitted pages released",
+                           name.decode(), count, released)
+            moved += int(count)
+        self.stats.inc_value("corpusbot/handover/adopted", moved)
+        return moved
+
+    def _replaced(self, request: Request) -> bytes | None:
+        """The held request ``request`` was made from by the downloader (a retry or a
+        redirect: its count of those is higher), which it now replaces."""
+        number = request.meta.get(HELD_KEY)
+        if number not in self.holding:
+            return None
+        parent = self.holding[number][0]
+        if not any(request.meta.get(key, 0) > parent.meta.get(key, 0)
+                   for key in ("retry_times", "redirect_times")):
+            return None  # a link that carries its page's meta along
+        self.stats.inc_value("corpusbot/handover/acked")
+        return self.holding.pop(number)[1]
+
+    def _alive(self) -> None:
+        self.server.set(f"{self.prefix}alive:{self.worker}", b"1",
+                        px=int(self.heartbeat * 1000))
+
+    def _beat(self) -> None:
+        self._alive()
+        self.adopt()
+
+    def _publish_dedup_owner(self) -> None:
+        """Record which dedup owner this worker's folder is, for whoever adopts its work."""
+        index = self._dedup_index()
+        if index is not None:
+            self.server.hset(f"{self.prefix}owners", self.worker, index.owner)
+
+    def _release_dedup(self, name: str) -> int:
+        index, owner = self._dedup_index(), self.server.hget(f"{self.prefix}owners", name)
+        if index is None or owner is None:
+            return 0
+        return index.for_owner(owner.decode()).abandon()
+
+    def _dedup_index(self) -> Any:
+        """The shared dedup index of this process's corpus (None without one)."""
+        for component in getattr(self.crawler.engine.scraper.itemproc, "middlewares", ()):
+            corpus = getattr(component, "corpus", None)
+            if getattr(corpus, "shared_index", None) is not None:
+                return corpus.shared_index
+        return None

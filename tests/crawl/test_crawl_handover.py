@@ -1,0 +1,203 @@
+"""The hand-over of requests in a shared crawl: kill -9, restarts, dead workers, politeness.
+
+Real processes against the local news site and a real redis-server.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
+                    "pip install corpusbot[distributed-crawl]")
+
+import itertools
+
+from scrapy import Request, Spider
+
+from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPoliteness
+from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
+from corpusbot.crawl.sites import load_site_config
+from tests.crashes import archived_responses
+from tests.crawl.test_crawl_redis import crawler_process
+from tests.newssite.client import NewsSite, corpus_records, crawl_stats
+
+SLOW = ("CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
+COMMITS = ("CORPUSBOT_CORPUS_COMMIT_ITEMS=2",)  # many commits, so many acknowledgements
+
+
+def _server(redis_url: str):
+    import redis
+
+    return redis.Redis.from_url(redis_url)
+
+
+def _finish(process: subprocess.Popen[str]) -> None:
+    _, errors = process.communicate(timeout=240)
+    assert process.returncode == 0, errors[-3000:]
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    process.kill()
+    process.wait(timeout=30)
+    # not read to their end: helpers of the killed process may hold them open a while
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+    time.sleep(0.5)  # its processing worker notices and exits, freeing the folder
+
+
+def _wait_until(condition, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _reference(site: NewsSite, out: Path, redis_url: str) -> Counter[str]:
+    """Document ids of one uninterrupted process (its own crawl and dedup keys)."""
+    _finish(crawler_process(site, out, redis_url, "ref", "CORPUSBOT_REDIS_CRAWL=reference",
+                            f"CORPUSBOT_DEDUP_PATH={redis_url}?prefix=ref:"))
+    return Counter(record["id"] for record in corpus_records(out / "ref"))
+
+
+def _merged(out: Path) -> tuple[Counter[str], Counter[str]]:
+    """Document ids and archived 200 responses (by URL) over every worker folder."""
+    ids: Counter[str] = Counter()
+    archived: Counter[str] = Counter()
+    for folder in sorted(p for p in out.iterdir() if p.is_dir()):
+        ids.update(record["id"] for record in corpus_records(folder))
+        archived.update(archived_responses(folder))
+    return ids, archived
+
+
+def test_a_process_killed_and_started_again_loses_and_repeats_nothing(
+        tmp_path: Path, redis_url: str) -> None:
+    held = _server(redis_url)
+    with NewsSite(latency=0.5) as site:
+        expected = _reference(site, tmp_path / "reference", redis_url)
+        out = tmp_path / "out"
+        one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS)
+        two = crawler_process(site, out, redis_url, "two", *SLOW, *COMMITS)
+        kills = 0
+        # first kill: while "one" holds requests; second: during its recovery
+        for ready in (lambda: held.hlen("corpusbot:held:one") >= 2,
+                      lambda: time.sleep(1.5) or True):
+            assert _wait_until(ready)
+            if one.poll() is not None:
+                break
+            _kill(one)
+            kills += 1
+            one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS)
+        _finish(one)
+        _finish(two)
+    assert kills == 2
+    ids, archived = _merged(out)
+    assert ids == expected and set(ids.values()) == {1}  # same documents, none twice
+    pages = {url: count for url, count in archived.items() if not url.endswith("/robots.txt")}
+    assert pages and set(pages.values()) == {1}  # each response archived once
+    assert crawl_stats(out / "one").get("corpusbot/handover/recovered", 0) > 0
+    assert not held.exists("corpusbot:held:one") and not held.exists("corpusbot:held:two")
+
+
+def test_a_dead_worker_s_requests_are_taken_over_by_another(tmp_path: Path,
+                                                             redis_url: str) -> None:
+    held = _server(redis_url)
+    beat = ("CORPUSBOT_REDIS_HEARTBEAT_SECONDS=2",)
+    with NewsSite(latency=0.5) as site:
+        expected = _reference(site, tmp_path / "reference", redis_url)
+        out = tmp_path / "out"
+        one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS, *beat)
+        two = crawler_process(site, out, redis_url, "two", *SLOW, *COMMITS, *beat)
+        assert _wait_until(lambda: held.hlen("corpusbot:held:one") >= 2)
+        _kill(one)  # and never started again
+        _finish(two)
+    ids, _ = _merged(out)
+    assert ids == expected and set(ids.values()) == {1}
+    assert crawl_stats(out / "two").get("corpusbot/handover/adopted", 0) >= 2
+    assert not held.exists("corpusbot:held:one")
+
+
+def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: str) -> None:
+    delay = 0.4
+    sites = tmp_path / "sites.toml"
+    sites.write_text(f'[site."127.0.0.1"]\ndelay_seconds = {delay}\n')
+    # DOWNLOAD_DELAY is 0 in the test settings: only the sites file sets a delay
+    # Two requests at a time per process: neither takes the whole queue for itself.
+    fast = (*SLOW, "CLOSESPIDER_PAGECOUNT=14", f"CORPUSBOT_SPIDER_SITES_FILE={sites}")
+    with NewsSite() as site:
+        processes = [crawler_process(site, tmp_path / "out", redis_url, name, *fast)
+                     for name in ("one", "two")]
+        for process in processes:
+            process.communicate(timeout=240)
+        arrivals = site.arrivals()
+    gaps = [later - earlier for (earlier, _), (later, _) in itertools.pairwise(arrivals)]
+    assert len(gaps) >= 20
+    for name in ("one", "two"):  # both processes crawled
+        assert crawl_stats(tmp_path / "out" / name).get("response_received_count", 0) > 2
+    assert min(gaps) >= delay - 0.05, sorted(gaps)[:5]
+    assert statistics.median(gaps) < delay * 2.5  # and the rate is not far below it
+
+
+def _queue(redis_url: str, worker: str) -> HandOverQueue:
+    queue = HandOverQueue(_server(redis_url), Spider("news"), "c:%(spider)s:requests")
+    queue.attach(f"c:held:{worker}")
+    return queue
+
+
+def test_held_requests_stay_until_acknowledged_and_dead_workers_are_adopted(
+        redis_url: str) -> None:
+    server = _server(redis_url)
+    one, two = _queue(redis_url, "one"), _queue(redis_url, "two")
+    for number in range(4):
+        one.push(Request(f"https://a.example/{number}", priority=-number))
+    taken = [one.take() for _ in range(3)]
+    assert [request.url for request, _ in taken] == [f"https://a.example/{n}" for n in range(3)]
+    assert len(one) == 1 and server.hlen("c:held:one") == 3
+    one.ack([taken[0][1]])
+    # a retry queued in place of a held request: both in one transaction
+    one.push(Request("https://a.example/1", dont_filter=True), done=taken[1][1])
+    assert [request.url for request, _ in one.held()] == ["https://a.example/2"]
+    server.sadd("c:workers", "one", "two")
+    server.set("c:alive:two", b"1")
+    adopt = server.register_script(ADOPT)
+    # "one" is alive: nothing moves; once its key is gone, its request goes back
+    server.set("c:alive:one", b"1")
+    assert adopt(keys=["c:workers", two.key], args=["c:", "two"]) == []
+    server.delete("c:alive:one")
+    assert adopt(keys=["c:workers", two.key], args=["c:", "two"]) == [b"one", 1]
+    assert not server.exists("c:held:one") and len(two) == 3
+    urls = sorted(two.take()[0].url for _ in range(3))
+    assert urls == ["https://a.example/1", "https://a.example/2", "https://a.example/3"]
+
+
+def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str) -> None:
+    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+
+    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
+    dead = RedisIndex.connect(address, "dead", 0, bands=16, signature_bytes=64)
+    alive = RedisIndex.connect(address, "alive", 0, bands=16, signature_bytes=64)
+    assert dead.claim("u", 12345) and dead.claim("t", 777)
+    dead.committed()  # epoch 1 committed: stays
+    assert dead.claim("u", 999)  # epoch 2, never committed
+    assert not alive.claim("u", 999)
+    assert alive.for_owner("dead").abandon() == 1
+    assert alive.claim("u", 999) and not alive.claim("u", 12345)
+
+
+def test_the_lease_follows_the_sites_file(tmp_path: Path, redis_url: str) -> None:
+    sites = tmp_path / "sites.toml"
+    sites.write_text('[site."slow.example"]\ndelay_seconds = 2.5\n'
+                     '[site."free.example"]\ndelay_seconds = 0\n')
+    polite = SharedPoliteness(_server(redis_url), "p:", 0.5, load_site_config(sites))
+    margin = int(LEASE_MARGIN_SECONDS * 1000)
+    assert polite.delay_ms(Request("https://www.slow.example/a")) == 2500 + margin
+    assert polite.delay_ms(Request("https://free.example/a")) == 0
+    assert polite.delay_ms(Request("https://other.example/a")) == 500 + margin
