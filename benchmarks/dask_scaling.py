@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from corpusbot.archive.dask_runner import DaskRunner, connect  # noqa: E402
+from corpusbot.archive.dask_runner import DaskRunner, local_cluster  # noqa: E402
 from corpusbot.archive.runner import RunOptions  # noqa: E402
 from corpusbot.corpus.sink import CorpusOptions  # noqa: E402
 from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
@@ -54,17 +54,12 @@ def timed_run(workers: int, files: list[Path], out: Path, redis_url: str) -> tup
 
     redis.Redis.from_url(redis_url).flushall()
     shutil.rmtree(out, ignore_errors=True)
-    client, cluster = connect(f"local:{workers}")
-    address = cluster.scheduler_address
-    client.close()
-    try:
+    with local_cluster(workers) as cluster:
         runner = DaskRunner(Processor(ProcessorOptions()), out, CorpusOptions(dedup_url=redis_url),
-                            RunOptions(), scheduler=address)
+                            RunOptions(), scheduler=cluster.scheduler_address)
         started = time.perf_counter()
         runner.run(files)
         seconds = time.perf_counter() - started
-    finally:
-        cluster.close()
     return seconds, json.loads((out / "manifest.json").read_text())["documents"]
 
 

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from hashlib import blake2b
 from pathlib import Path
@@ -145,19 +147,14 @@ class DaskRunner:
     def _run_all(self, todo: list[tuple[Path, ByteRange]], stats: Counter[str]) -> int:
         from distributed import as_completed  # optional extra: corpusbot[dask]  # noqa: PLC0415
 
-        client, cluster = connect(self.scheduler)
         failed = 0
-        try:
+        with connect(self.scheduler) as client:
             futures = {client.submit(run_task, self.processor, self.corpus_options,
                                      self.run_options, str(folder), part,
                                      key=f"corpusbot-{folder.name}", retries=TASK_RETRIES,
                                      pure=False): part for folder, part in todo}
             for future in as_completed(futures):
                 failed += self._collect(future, futures[future], stats)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
         return failed
 
     def _collect(self, future: Any, part: ByteRange, stats: Counter[str]) -> int:
@@ -180,19 +177,35 @@ class DaskRunner:
         return 0
 
 
-def connect(scheduler: str) -> tuple[Any, Any]:
-    """A client of ``scheduler`` (an address), or of a new local cluster for ``local:N``."""
-    import dask  # noqa: PLC0415
-    from distributed import Client, LocalCluster  # noqa: PLC0415
+@contextmanager
+def connect(scheduler: str) -> Iterator[Any]:
+    """A client of ``scheduler`` (an address), or of a new local cluster for ``local:N``;
+    closed (with the cluster) on leaving."""
+    from distributed import Client  # noqa: PLC0415
 
     if not scheduler.startswith(LOCAL_PREFIX):
-        return Client(scheduler), None
+        with Client(scheduler) as client:
+            yield client
+        return
     workers = scheduler.removeprefix(LOCAL_PREFIX)
     if not workers.isdigit() or int(workers) < 1:
         raise ValueError(f"--dask local:N takes a number of workers, got {scheduler!r}")
-    # A task runs its pages in a child process (time limits need a main thread), which
-    # Dask's default daemonic workers may not start.
-    with dask.config.set({"distributed.worker.daemon": False}):
-        cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-    return Client(cluster), cluster
+    with local_cluster(int(workers)) as cluster, Client(cluster) as client:
+        yield client
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """``workers`` single-threaded worker processes on this machine, each with a nanny that
+    starts a new one when it dies.
+
+    A task runs its pages in a child process (time limits need a main thread), which
+    Dask's default daemonic workers may not start. The setting is held for the cluster's
+    whole life: a nanny reads it again each time it restarts a dead worker."""
+    import dask  # noqa: PLC0415
+    from distributed import LocalCluster  # noqa: PLC0415
+
+    with (dask.config.set({"distributed.worker.daemon": False}),
+          LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                       dashboard_address=None) as cluster):
+        yield cluster
