@@ -58,6 +58,12 @@ TASK_RETRIES = 2
 """Retries of a task that raised; a task whose worker died is rerun by the scheduler
 (its ``distributed.scheduler.allowed-failures``, 3 by default)."""
 LOCAL_PREFIX = "local:"
+TASK_START_METHOD = "forkserver"
+"""How a task starts the process that runs its pages. Dask's workers run under ``spawn``,
+which would start a fresh interpreter per task, importing corpusbot again: 1-2 s on an idle
+core, 8 s at this machine's load of 15-20 (benchmarks/dask_scaling.py, 8-page tasks). A fork
+server is started once per Dask worker and forks each task's process with corpusbot already
+imported; ``fork`` itself is unsafe in a process running Dask's threads."""
 ALREADY_DONE = "archive/files/already-done"
 RANGE_ALREADY_DONE = "archive/ranges/already-done"
 
@@ -76,7 +82,8 @@ def run_task(processor: Processor, corpus_options: CorpusOptions, run_options: R
     """One file or range into its own corpus folder, on a worker; this attempt's counts."""
     logging.getLogger("warcio").setLevel(logging.ERROR)
     corpus = Corpus(Path(folder), corpus_options, run_options={"task": part.key})
-    runner = Runner(processor, corpus, replace(run_options, jobs=1))
+    runner = Runner(processor, corpus,
+                    replace(run_options, jobs=1, start_method=TASK_START_METHOD))
     try:
         report = runner.run([part])
     except BaseException:

@@ -66,6 +66,8 @@ class RunOptions:
     commit_seconds: float = COMMIT_SECONDS_DEFAULT
     timeout_seconds: float = TIMEOUT_SECONDS_DEFAULT
     reader: ReaderOptions = field(default_factory=ReaderOptions)
+    start_method: str | None = None
+    """How worker processes start (``multiprocessing``'s names); None: the process's default."""
 
     def __post_init__(self) -> None:
         for name in ("jobs", "chunk_pages", "commit_pages"):
@@ -147,7 +149,8 @@ class Runner:
         # elsewhere (a Dask worker's task thread) one job runs in a worker process.
         inline = options.jobs <= 1 and threading.current_thread() is threading.main_thread()
         pool: Pool = (InlinePool(self.processor, options.timeout_seconds) if inline
-                      else WorkerPool(self.processor, options.jobs, options.timeout_seconds))
+                      else WorkerPool(self.processor, options.jobs, options.timeout_seconds,
+                                      start_method=options.start_method))
         try:
             yield pool
         finally:
