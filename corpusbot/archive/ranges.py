@@ -38,10 +38,11 @@ _WITHOUT_URI = frozenset({"warcinfo", "arc_header"})
 
 RANGE_BYTES_DEFAULT = 256 << 20
 """Bytes per range. A Common Crawl WARC file (about 1 GiB, 30,000-45,000 pages) becomes
-four tasks of about 10,000 pages, a minute or two of one core at 100-150 pages/s, while a
-task's fixed cost (opening its corpus folder and the Redis journal, starting its worker
-process) is about a second (benchmarks/dask_scaling.py): small enough to keep every
-worker of a cluster busy on a few files, large enough that the fixed cost stays at 1-2 %."""
+four tasks of about 10,000 pages, a minute or two of one core at 100-150 pages/s. A task's
+fixed cost (its corpus folder, the Redis journal, its page process and that process's
+warm-up) measured 1.9 s on this machine at a load of 15-20 (benchmarks/dask_scaling.py
+--pages 60: 8 ranges against the file as one task): about 2 % of such a task. Smaller
+ranges spread a few files over more workers and pay that cost more often."""
 
 
 @dataclass(slots=True, frozen=True)

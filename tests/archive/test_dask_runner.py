@@ -166,7 +166,7 @@ def index_entries(redis_url: str) -> Counter[str]:
 @pytest.mark.parametrize("suffix", ["warc.gz", "warc"])
 def test_one_large_file_in_ranges_keeps_what_one_process_keeps(
         tmp_path: Path, redis_url: str, suffix: str) -> None:
-    big = str(one_large_archive(tmp_path / f"big.{suffix}"))
+    big = str(one_large_archive(tmp_path / f"big.{suffix}", copies=6))
     assert main(["warc", big, "-o", str(tmp_path / "one"), "-j", "1", "-q"]) == 0
     reference = kept(tmp_path / "one")
     range_mb = str(Path(big).stat().st_size / 5 / (1 << 20))  # cuts fall inside records
