@@ -40,8 +40,8 @@ RANGE_BYTES_DEFAULT = 256 << 20
 """Bytes per range. A Common Crawl WARC file (about 1 GiB, 30,000-45,000 pages) becomes
 four tasks of about 10,000 pages, a minute or two of one core at 100-150 pages/s. A task's
 fixed cost (its corpus folder, the Redis journal, its page process and that process's
-warm-up) measured 1.9 s on this machine at a load of 15-20 (benchmarks/dask_scaling.py
---pages 60: 8 ranges against the file as one task): about 2 % of such a task. Smaller
+warm-up) measured about 0.5 CPU-seconds (benchmarks/dask_scaling.py --one-file --pages 600:
+22.6 CPU-seconds in 6 ranges against 20.0 as one task), under 1 % of such a task. Smaller
 ranges spread a few files over more workers and pay that cost more often."""
 
 

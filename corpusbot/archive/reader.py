@@ -147,7 +147,7 @@ class ArchiveReader:
             handle = open(path, "rb")
         except OSError as error:
             logger.error("cannot open %s: %s", source, error)
-            yield Record(source, start, skipped=UNREADABLE)
+            yield Record(source, start, skipped=UNREADABLE, start=start)
             return
         try:
             yield from self._read_from(handle, source, start, end)
