@@ -196,6 +196,9 @@ class WorkerPool:
         self.processor, self.jobs, self.timeout = processor, jobs, timeout
         self.kill_grace = kill_grace
         self.context = multiprocessing.get_context(start_method)
+        if self.context.get_start_method() == "forkserver":
+            # The server imports the pipeline once; each worker forked from it starts warm.
+            self.context.set_forkserver_preload([__name__])
         self._lock = threading.RLock()
         self._task_ids = itertools.count()
         self._timed_out: set[tuple[int, int]] = set()

@@ -6,6 +6,11 @@
         record.skipped   # else why it was passed over: "archive/skipped/status", ...
         record.end       # the offset to resume from after this record
 
+``read(path, start, end)`` reads the records that start in ``[start, end)``
+(a byte range of a large file, ``corpusbot.archive.ranges``): ``start``
+must be a record start, and the record that crosses ``end`` is read to its
+end.
+
 Handles ``.warc``, ``.warc.gz`` (per-record gzip), ``.arc`` and ``.arc.gz``
 through warcio, which also undoes chunked transfer encoding and gzip,
 deflate (and brotli, when installed) content encoding. Only ``response``
@@ -100,14 +105,16 @@ class ReaderOptions:
 class Record:
     """One archive record as read: a ``page``, or the reason it was ``skipped``.
 
-    ``end`` is the file offset right after the record: reading again from
-    there continues with the next one.
+    ``start`` is the file offset of its first byte (where a damaged stretch
+    began), ``end`` the offset right after it: reading again from there
+    continues with the next one.
     """
 
     source: str
     end: int
     page: Page | None = None
     skipped: str | None = None
+    start: int = 0
 
 
 def is_archive(path: Path) -> bool:
@@ -132,22 +139,25 @@ class ArchiveReader:
     def __init__(self, options: ReaderOptions | None = None) -> None:
         self.options = options or ReaderOptions()
 
-    def read(self, path: str | Path, start: int = 0) -> Iterator[Record]:
-        """Every record of ``path`` from offset ``start``, damage included as skipped records."""
+    def read(self, path: str | Path, start: int = 0, end: int | None = None) -> Iterator[Record]:
+        """Every record of ``path`` that starts at or after ``start`` (and before ``end``),
+        damage included as skipped records."""
         source = str(path)
         try:
             handle = open(path, "rb")
         except OSError as error:
             logger.error("cannot open %s: %s", source, error)
-            yield Record(source, start, skipped=UNREADABLE)
+            yield Record(source, start, skipped=UNREADABLE, start=start)
             return
         try:
-            yield from self._read_from(handle, source, start)
+            yield from self._read_from(handle, source, start, end)
         finally:
             handle.close()
 
-    def _read_from(self, handle: BinaryIO, source: str, start: int) -> Iterator[Record]:
-        gzipped = source.lower().endswith(".gz") or handle.read(3) == _GZIP_MAGIC
+    def _read_from(self, handle: BinaryIO, source: str, start: int,
+                   end: int | None) -> Iterator[Record]:
+        gzipped = is_gzipped(handle, source)
+        limit = end if end is not None else float("inf")
         position: int | None = start
         # Counted once per damaged stretch: one cut or flip is one problem.
         in_damage = False
@@ -161,38 +171,43 @@ class ArchiveReader:
                     # Where the next record starts; a whole-file gzip makes warcio's
                     # offsets meaningless, so never step back.
                     failed_at = max(records.offset, position)
-                    if (record := self._next(records, source)) is None:
+                    if failed_at >= limit:
+                        return  # the rest belongs to the next range
+                    if (record := self._next(records, source, failed_at)) is None:
                         break
+                    if record.start >= limit:
+                        return
                     if record.skipped == DAMAGED and in_damage:
                         continue
                     in_damage = record.skipped == DAMAGED
                     yield record
                 failed_at = records.offset
-                if not _has_tail(handle, failed_at):
+                if failed_at >= limit or not _has_tail(handle, failed_at):
                     return
                 problem = "unreadable bytes (a cut or damaged record)"
             except RecordTooLarge as error:
                 problem = str(error)
-                yield Record(source, failed_at, skipped=SKIPPED_TOO_LARGE)
+                yield Record(source, failed_at, skipped=SKIPPED_TOO_LARGE, start=failed_at)
                 in_damage = True  # what follows up to the next record is its own tail
             except Exception as error:  # any exception from a damaged file is its damage
                 problem = f"{type(error).__name__}: {_short(error)}"
-            position = _resync(handle, failed_at + 1, gzipped)
+            position = next_record_start(handle, failed_at + 1, gzipped)
             if not in_damage:
                 logger.warning("%s: damaged at offset %d: %s; %s", source, failed_at, problem,
                                "no record after it" if position is None
                                else f"reading again from offset {position}")
                 yield Record(source, position if position is not None else failed_at,
-                             skipped=DAMAGED)
+                             skipped=DAMAGED, start=failed_at)
             in_damage = True
 
-    def _next(self, records: ArchiveIterator, source: str) -> Record | None:
+    def _next(self, records: ArchiveIterator, source: str, start: int) -> Record | None:
         # warcio writes some warnings straight to stderr; they go to the log instead.
         with redirect_stderr(_LogWriter()):
             record = next(records, None)
-            return None if record is None else self._record(records, record, source)
+            return None if record is None else self._record(records, record, source, start)
 
-    def _record(self, records: ArchiveIterator, record: ArcWarcRecord, source: str) -> Record:
+    def _record(self, records: ArchiveIterator, record: ArcWarcRecord, source: str,
+                start: int) -> Record:
         page, skipped = None, self._skip_reason(record)
         if skipped is None:
             page, skipped = self._page(record, source)
@@ -206,13 +221,14 @@ class ArchiveReader:
             raise ArchiveDamage("a record is cut short, or its Content-Length is too large")
         if page is not None:
             page = replace(page, offset=offset)
-        return Record(source, end, page=page, skipped=skipped)
+        # A whole-file gzip stream has no record offsets: where its reading began stands in.
+        return Record(source, end, page=page, skipped=skipped, start=max(offset, start))
 
     def _skip_reason(self, record: ArcWarcRecord) -> str | None:
         if record.rec_type not in _PAGE_TYPES:
             return SKIPPED_TYPE
-        if not _URI.match(record.rec_headers.get_header("WARC-Target-URI") or ""):
-            return DAMAGED  # warcio reads any five-word line as an ARC header
+        if not names_a_uri(record):
+            return DAMAGED
         if record.http_headers is not None:
             status = record.http_headers.get_statuscode()
             if not status.isdigit() or int(status) not in self.options.statuses:
@@ -255,6 +271,12 @@ class _LogWriter:
         pass
 
 
+def names_a_uri(record: ArcWarcRecord) -> bool:
+    """Whether the record's target is a URI: warcio reads any line of five words as an ARC
+    header, whose "URI" is then a word of prose."""
+    return bool(_URI.match(record.rec_headers.get_header("WARC-Target-URI") or ""))
+
+
 def _decodable(record: ArcWarcRecord) -> bool:
     """Whether warcio can undo the record's content encoding (brotli needs its package)."""
     if record.http_headers is None:
@@ -291,7 +313,13 @@ def _has_tail(handle: BinaryIO, end: int) -> bool:
     return bool(handle.read(_SNIFF_BYTES).strip(b"\r\n\t \x00"))
 
 
-def _resync(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
+def is_gzipped(handle: BinaryIO, source: str) -> bool:
+    """Whether the archive is gzip-compressed: by its name, or its first bytes."""
+    handle.seek(0)
+    return source.lower().endswith(".gz") or handle.read(3) == _GZIP_MAGIC
+
+
+def next_record_start(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
     """The offset of the next record start at or after ``position``, if any: a gzip
     member that inflates to a record header, or a record header line."""
     handle.seek(position)

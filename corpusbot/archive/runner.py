@@ -2,6 +2,7 @@
 
     runner = Runner(Processor(options), corpus, RunOptions(jobs=4))
     report = runner.run([Path("a.warc.gz"), Path("b.arc.gz")])
+    report = runner.run([ByteRange(Path("big.warc.gz"), 0, 268435456)])  # a part of a file
 
 The main process reads the archives and groups their records into tasks
 of a few pages; up to ``window`` tasks run at once in ``jobs`` worker
@@ -31,6 +32,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from corpusbot.archive.ranges import ByteRange
 from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions, Record
 from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.checkpoint import InputPosition
@@ -50,7 +52,8 @@ TASKS_PER_JOB = 4
 """Tasks in flight per worker: enough that no worker waits while the main process adds."""
 RECORDS = "archive/records"
 FILE_DONE = "archive/files"
-_NOT_RECORDS = frozenset({DAMAGED, UNREADABLE, FILE_DONE})
+RANGE_DONE = "archive/ranges"
+_NOT_RECORDS = frozenset({DAMAGED, UNREADABLE, FILE_DONE, RANGE_DONE})
 
 
 @dataclass(slots=True, frozen=True)
@@ -63,6 +66,8 @@ class RunOptions:
     commit_seconds: float = COMMIT_SECONDS_DEFAULT
     timeout_seconds: float = TIMEOUT_SECONDS_DEFAULT
     reader: ReaderOptions = field(default_factory=ReaderOptions)
+    start_method: str | None = None
+    """How worker processes start (``multiprocessing``'s names); None: the process's default."""
 
     def __post_init__(self) -> None:
         for name in ("jobs", "chunk_pages", "commit_pages"):
@@ -126,8 +131,8 @@ class Runner:
         """Stop reading; finish the tasks in flight and commit."""
         self._stopping = True
 
-    def run(self, paths: list[Path]) -> RunReport:
-        """Process every input in order; commit and report how it ended."""
+    def run(self, paths: list[Path] | list[ByteRange]) -> RunReport:
+        """Process every input (files, or ranges of files) in order; commit and report."""
         self._before = before = Counter(self.corpus.stats)
         status = "failed"
         with self._pool() as pool:
@@ -144,7 +149,8 @@ class Runner:
         # elsewhere (a Dask worker's task thread) one job runs in a worker process.
         inline = options.jobs <= 1 and threading.current_thread() is threading.main_thread()
         pool: Pool = (InlinePool(self.processor, options.timeout_seconds) if inline
-                      else WorkerPool(self.processor, options.jobs, options.timeout_seconds))
+                      else WorkerPool(self.processor, options.jobs, options.timeout_seconds,
+                                      start_method=options.start_method))
         try:
             yield pool
         finally:
@@ -183,7 +189,7 @@ class Runner:
             self.corpus.commit()
             self._cadence.committed()
 
-    def _tasks(self, paths: list[Path]) -> Iterator[_Task]:
+    def _tasks(self, paths: list[Path] | list[ByteRange]) -> Iterator[_Task]:
         task = _Task()
         for step, page in self._steps(paths):
             if page is not None:
@@ -196,27 +202,29 @@ class Runner:
         if task.steps:
             yield task
 
-    def _steps(self, paths: list[Path]) -> Iterator[tuple[_Step, Page | None]]:
-        for path in paths:
+    def _steps(self, paths: list[Path] | list[ByteRange]) -> Iterator[tuple[_Step, Page | None]]:
+        for item in paths:
             if self._stopping:
                 return
-            start = self._start_offset(path)
+            part = item if isinstance(item, ByteRange) else ByteRange(item)
+            start = self._start_offset(part)
             if start is None:
                 continue
             if self.progress:
-                self.progress.file(str(path))
-            yield from self._file_steps(path, start)
+                self.progress.file(str(part))
+            yield from self._file_steps(part, start)
 
-    def _file_steps(self, path: Path, start: int) -> Iterator[tuple[_Step, Page | None]]:
-        key, size = _input_key(path), _size(path)
+    def _file_steps(self, part: ByteRange, start: int) -> Iterator[tuple[_Step, Page | None]]:
+        key, size = part.key, _size(part.path)
         end, unreadable = start, False
-        for record in self._reader.read(path, start):
+        for record in self._reader.read(part.path, start, part.end):
             end, unreadable = record.end, record.skipped == UNREADABLE
             yield self._step(record, InputPosition(key, end, False, size))
             if self._stopping:
                 return
         if not unreadable:  # an unreadable file is tried again by the next run
-            yield _Step(InputPosition(key, end, True, size), skipped=FILE_DONE), None
+            done = FILE_DONE if part.whole else RANGE_DONE
+            yield _Step(InputPosition(key, end, True, size), skipped=done), None
 
     def _step(self, record: Record, position: InputPosition) -> tuple[_Step, Page | None]:
         if record.page is None:
@@ -226,24 +234,21 @@ class Runner:
             return _Step(position, refused=refused), None
         return _Step(position), record.page
 
-    def _start_offset(self, path: Path) -> int | None:
-        """Where to start reading ``path``: 0, the committed offset, or None when it is done."""
-        known = self.corpus.position(_input_key(path))
+    def _start_offset(self, part: ByteRange) -> int | None:
+        """Where to start reading ``part``: its start, the committed offset, or None when
+        it is done."""
+        known = self.corpus.position(part.key)
         if known is None:
-            return 0
-        size = _size(path)
+            return part.start
+        size = _size(part.path)
         if known.done and known.size == size:
-            logger.info("%s was read completely by an earlier run; skipping it", path)
+            logger.info("%s was read completely by an earlier run; skipping it", part)
             self.corpus.count("archive/files/already-done")
             return None
         if size is not None and known.offset > size:
-            logger.warning("%s is shorter than when it was read: reading it from the start", path)
-            return 0
+            logger.warning("%s is shorter than when it was read: reading it from the start", part)
+            return part.start
         return known.offset
-
-
-def _input_key(path: Path) -> str:
-    return str(path.resolve())
 
 
 def _size(path: Path) -> int | None:

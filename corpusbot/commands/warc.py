@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import re
 import sys
@@ -21,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
+from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT
 from corpusbot.archive.reader import ReaderOptions, find_archives
 from corpusbot.archive.runner import (
     COMMIT_PAGES_DEFAULT,
@@ -75,6 +77,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dask", metavar="SCHEDULER|local:N",
                         help="run the files as tasks on a Dask cluster (its scheduler's "
                         "address), or on N local workers; needs --dedup redis://...")
+    parser.add_argument("--dask-range-mb", type=parse_megabytes, default=RANGE_BYTES_DEFAULT,
+                        metavar="MB", help="with --dask, files larger than this are cut at "
+                        "record starts into ranges of about this size, each a task "
+                        f"(default: {RANGE_BYTES_DEFAULT >> 20})")
     levels = ",".join(level for level in LEVELS if level in LEVELS_DEFAULT)
     parser.add_argument("--dedup-levels", default=levels,
                         help=f"comma-separated, of {','.join(LEVELS)} (default: {levels})")
@@ -95,6 +101,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def parse_dedup(text: str) -> Path | str:
     """A Redis URL stays a string; anything else is the path of an SQLite index."""
     return text if "://" in text else Path(text)
+
+
+def parse_megabytes(text: str) -> int:
+    """Bytes from a positive number of MiB, ``256`` or ``0.5``."""
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = 0.0
+    if not (math.isfinite(megabytes) and megabytes * (1 << 20) >= 1):
+        raise argparse.ArgumentTypeError(f"not a positive size in MB: {text!r} (try 256)")
+    return int(megabytes * (1 << 20))
 
 
 def parse_statuses(text: str) -> frozenset[int]:
@@ -204,7 +221,7 @@ def _build_on_dask(args: argparse.Namespace, paths: list[Path],
 
     progress = None if args.quiet else ProgressBar()
     runner = DaskRunner(Processor(processor_options), args.output, corpus_options, run_options,
-                        scheduler=args.dask, progress=progress)
+                        scheduler=args.dask, progress=progress, range_bytes=args.dask_range_mb)
     try:
         return runner.run(paths)
     finally:

@@ -99,11 +99,14 @@ def test_paragraph_dedup_and_zstd_from_the_command_line(archives: Path, tmp_path
 
 @pytest.mark.parametrize("option", [["--dedup-levels", "fuzzy"], ["--near-threshold", "2"],
                                     ["--lang", "english"], ["-j", "0"], ["--mode", "fast"],
-                                    ["--status", "abc"]])
+                                    ["--status", "abc"], ["--dask-range-mb", "0"],
+                                    ["--dask-range-mb", "-5"], ["--dask-range-mb", "inf"],
+                                    ["--dask-range-mb", "big"]])
 def test_a_refused_option_is_a_usage_error_and_writes_nothing(
         archives: Path, tmp_path: Path, option: list[str]) -> None:
     out = tmp_path / "o"
-    with pytest.raises(SystemExit) if option[0] in ("--mode", "--status") else nullcontext():
+    exits = ("--mode", "--status", "--dask-range-mb")
+    with pytest.raises(SystemExit) if option[0] in exits else nullcontext():
         assert main(["warc", str(archives), "-o", str(out), "-q", *option]) == EXIT_USAGE
     assert not out.exists()
 
