@@ -130,3 +130,38 @@ def test_soft_hyphens_leave_the_text_of_default_only():
     html = page("<article>" + article(3).replace("council", "coun\u00adcil") + "</article>")
     assert "\u00ad" not in extract(html).text and "council" in extract(html).text
     assert "\u00ad" in extract(html, mode="boilerpipe").text
+
+
+DESCRIPTION = (
+    "Made from long-staple cotton with a sateen weave, this sheet set keeps a cool, "
+    "smooth feel through the night and softens a little more with every wash."
+)
+SPECIFICATIONS = (
+    "Fitted sheets hold mattresses up to sixteen inches deep; the set is washed before "
+    "sale, so it shrinks less than three percent at home on a warm cycle."
+)
+
+
+@pytest.mark.parametrize(
+    "panel",
+    [
+        "<div class='accordion__content' style='display:none'><p>{}</p></div>",
+        "<div role='tabpanel' hidden><p>{}</p></div>",
+        "<div id='panel-2' role='region' aria-hidden='true'><p>{}</p></div>",
+    ],
+)
+def test_product_details_folded_into_an_accordion_or_tab_are_kept(panel: str):
+    html = page(f"<main><h1>Sateen sheet set</h1><p>{DESCRIPTION}</p>"
+                f"<button>Specifications</button>{panel.format(SPECIFICATIONS)}</main>"
+                "<div class='modal' style='display:none'><p>Enter your email for fifteen "
+                "percent off your first order and news of our sales.</p></div>",
+                title="Sateen sheet set")
+    text = extract(html).text
+    assert SPECIFICATIONS in text and DESCRIPTION in text and "email" not in text
+
+
+def test_a_streamed_react_segment_is_read_where_it_stands():
+    # React streams late parts as <div hidden id="S:n"> for a script to move into place
+    html = page(f"<main><h1>Bridge to open in spring</h1>{article(2)}<div id='B:1a'></div>"
+                f"</main><div hidden id='S:1a'>{article(2, start=2)}</div>")
+    assert [p[:2] for p in extract(html).paragraphs] == ["0.", "1.", "2.", "3."]
