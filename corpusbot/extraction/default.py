@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from corpusbot.extraction import boilerpipe, grandparent, justext, regions
+from corpusbot.extraction import boilerpipe, grandparent, justext, landmarks, regions
 from corpusbot.extraction.containers import ContainerNames, exempt_holders
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.html.blocks import Block, segment
@@ -100,6 +100,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = article_region(candidates, agreed)
     kept = regions.with_main_container(candidates, kept)
     kept = recover_inside(page.blocks, kept, names)
+    kept = landmarks.recover_in_landmark(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     return drop_headline(kept, page.title)
 

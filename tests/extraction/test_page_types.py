@@ -165,3 +165,26 @@ def test_a_streamed_react_segment_is_read_where_it_stands():
     html = page(f"<main><h1>Bridge to open in spring</h1>{article(2)}<div id='B:1a'></div>"
                 f"</main><div hidden id='S:1a'>{article(2, start=2)}</div>")
     assert [p[:2] for p in extract(html).paragraphs] == ["0.", "1.", "2.", "3."]
+
+
+MEMBERS = (("close()", "Closes the connection."), ("send()", "Enqueues data to send."),
+           ("readyState", "The state of the connection."), ("url", "The address it opened."),
+           ("protocol", "The sub-protocol the server chose."),
+           ("bufferedAmount", "The bytes queued but not yet sent."))
+
+
+def test_a_reference_pages_short_member_list_inside_main_is_kept():
+    members = "".join(f"<dt><code>{name}</code></dt><dd><p>{what}</p></dd>"
+                      for name, what in MEMBERS)
+    html = page(f"<main><h1>WebSocket</h1><p>{PARAGRAPH}</p><h2>Members</h2><dl>{members}</dl>"
+                "</main><footer><p>Content available under a free licence.</p></footer>",
+                title="WebSocket")
+    text = extract(html).text
+    assert all(name in text and what in text for name, what in MEMBERS)
+    assert "licence" not in text
+
+
+def test_an_articles_trailing_short_lines_stay_out():
+    html = page(f"<article>{article(5)}<h3>More from the paper</h3>"
+                "<p>Sign up for our morning email.</p></article>")
+    assert "morning email" not in extract(html).text
