@@ -188,3 +188,13 @@ def test_an_articles_trailing_short_lines_stay_out():
     html = page(f"<article>{article(5)}<h3>More from the paper</h3>"
                 "<p>Sign up for our morning email.</p></article>")
     assert "morning email" not in extract(html).text
+
+
+def test_customer_reviews_below_a_product_description_stay_out():
+    reviews = "".join(f"<div class='review'><h4>Great mic</h4><p>Reviewer {i}: {PARAGRAPH}</p>"
+                      "</div>" for i in range(3))
+    html = page(f"<main><h1>Studio microphone</h1><p>{DESCRIPTION}</p><p>{SPECIFICATIONS}</p>"
+                f"<section class='product-reviews'><h2>Reviews</h2>{reviews}</section></main>",
+                title="Studio microphone")
+    text = extract(html).text
+    assert DESCRIPTION in text and "Reviewer" not in text
