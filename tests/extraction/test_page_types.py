@@ -191,8 +191,9 @@ def test_an_articles_trailing_short_lines_stay_out():
 
 
 def test_customer_reviews_below_a_product_description_stay_out():
-    reviews = "".join(f"<div class='review'><h4>Great mic</h4><p>Reviewer {i}: {PARAGRAPH}</p>"
-                      "</div>" for i in range(3))
+    reviews = "".join(f"<div class='review'><h4>Great mic</h4><p>Reviewer {i}: I use it every "
+                      "day for my podcast and the sound is warm and clear, with no hum.</p></div>"
+                      for i in range(2))
     html = page(f"<main><h1>Studio microphone</h1><p>{DESCRIPTION}</p><p>{SPECIFICATIONS}</p>"
                 f"<section class='product-reviews'><h2>Reviews</h2>{reviews}</section></main>",
                 title="Studio microphone")
