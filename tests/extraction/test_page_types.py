@@ -199,3 +199,19 @@ def test_customer_reviews_below_a_product_description_stay_out():
                 title="Studio microphone")
     text = extract(html).text
     assert DESCRIPTION in text and "Reviewer" not in text
+
+
+def test_a_spec_table_beside_the_description_in_the_pages_own_container_is_kept():
+    specs = (("Weight", "653 g"), ("Width", "31 cm"), ("Depth", "12 cm"),
+             ("Switches", "Red linear"), ("Keycaps", "ABS, double-shot"),
+             ("Battery", "4000 mAh"), ("Connection", "Bluetooth 5.1 and USB-C"),
+             ("Layout", "84 keys, tenkeyless"), ("Backlight", "White LED"),
+             ("Frame", "Aluminium top plate"))
+    rows = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in specs)
+    html = page(f"<div class='pdp'><h1>K2 keyboard</h1><p>{DESCRIPTION}</p>"
+                f"<p>{SPECIFICATIONS}</p><h2>Specifications</h2><table>{rows}</table></div>"
+                "<div class='links'><p><a href='/help'>Help</a> <a href='/jobs'>Jobs</a></p></div>",
+                title="K2 keyboard")
+    text = extract(html).text
+    assert DESCRIPTION in text and all(value in text for _, value in specs)
+    assert "Jobs" not in text
