@@ -130,3 +130,88 @@ def test_soft_hyphens_leave_the_text_of_default_only():
     html = page("<article>" + article(3).replace("council", "coun\u00adcil") + "</article>")
     assert "\u00ad" not in extract(html).text and "council" in extract(html).text
     assert "\u00ad" in extract(html, mode="boilerpipe").text
+
+
+DESCRIPTION = (
+    "Made from long-staple cotton with a sateen weave, this sheet set keeps a cool, "
+    "smooth feel through the night and softens a little more with every wash."
+)
+SPECIFICATIONS = (
+    "Fitted sheets hold mattresses up to sixteen inches deep; the set is washed before "
+    "sale, so it shrinks less than three percent at home on a warm cycle."
+)
+
+
+@pytest.mark.parametrize(
+    "panel",
+    [
+        "<div class='accordion__content' style='display:none'><p>{}</p></div>",
+        "<div role='tabpanel' hidden><p>{}</p></div>",
+        "<div id='panel-2' role='region' aria-hidden='true'><p>{}</p></div>",
+    ],
+)
+def test_product_details_folded_into_an_accordion_or_tab_are_kept(panel: str):
+    html = page(f"<main><h1>Sateen sheet set</h1><p>{DESCRIPTION}</p>"
+                f"<button>Specifications</button>{panel.format(SPECIFICATIONS)}</main>"
+                "<div class='modal' style='display:none'><p>Enter your email for fifteen "
+                "percent off your first order and news of our sales.</p></div>",
+                title="Sateen sheet set")
+    text = extract(html).text
+    assert SPECIFICATIONS in text and DESCRIPTION in text and "email" not in text
+
+
+def test_a_streamed_react_segment_is_read_where_it_stands():
+    # React streams late parts as <div hidden id="S:n"> for a script to move into place
+    html = page(f"<main><h1>Bridge to open in spring</h1>{article(2)}<div id='B:1a'></div>"
+                f"</main><div hidden id='S:1a'>{article(2, start=2)}</div>")
+    assert [p[:2] for p in extract(html).paragraphs] == ["0.", "1.", "2.", "3."]
+
+
+MEMBERS = (("close()", "Closes the connection."), ("send()", "Enqueues data to send."),
+           ("readyState", "The state of the connection."), ("url", "The address it opened."),
+           ("protocol", "The sub-protocol the server chose."),
+           ("bufferedAmount", "The bytes queued but not yet sent."))
+
+
+def test_a_reference_pages_short_member_list_inside_main_is_kept():
+    members = "".join(f"<dt><code>{name}</code></dt><dd><p>{what}</p></dd>"
+                      for name, what in MEMBERS)
+    html = page(f"<main><h1>WebSocket</h1><p>{PARAGRAPH}</p><h2>Members</h2><dl>{members}</dl>"
+                "</main><footer><p>Content available under a free licence.</p></footer>",
+                title="WebSocket")
+    text = extract(html).text
+    assert all(name in text and what in text for name, what in MEMBERS)
+    assert "licence" not in text
+
+
+def test_an_articles_trailing_short_lines_stay_out():
+    html = page(f"<article>{article(5)}<h3>More from the paper</h3>"
+                "<p>Sign up for our morning email.</p></article>")
+    assert "morning email" not in extract(html).text
+
+
+def test_customer_reviews_below_a_product_description_stay_out():
+    reviews = "".join(f"<div class='review'><h4>Great mic</h4><p>Reviewer {i}: I use it every "
+                      "day for my podcast and the sound is warm and clear, with no hum.</p></div>"
+                      for i in range(2))
+    html = page(f"<main><h1>Studio microphone</h1><p>{DESCRIPTION}</p><p>{SPECIFICATIONS}</p>"
+                f"<section class='product-reviews'><h2>Reviews</h2>{reviews}</section></main>",
+                title="Studio microphone")
+    text = extract(html).text
+    assert DESCRIPTION in text and "Reviewer" not in text
+
+
+def test_a_spec_table_beside_the_description_in_the_pages_own_container_is_kept():
+    specs = (("Weight", "653 g"), ("Width", "31 cm"), ("Depth", "12 cm"),
+             ("Switches", "Red linear"), ("Keycaps", "ABS, double-shot"),
+             ("Battery", "4000 mAh"), ("Connection", "Bluetooth 5.1 and USB-C"),
+             ("Layout", "84 keys, tenkeyless"), ("Backlight", "White LED"),
+             ("Frame", "Aluminium top plate"))
+    rows = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in specs)
+    html = page(f"<div class='pdp'><h1>K2 keyboard</h1><p>{DESCRIPTION}</p>"
+                f"<p>{SPECIFICATIONS}</p><h2>Specifications</h2><table>{rows}</table></div>"
+                "<div class='links'><p><a href='/help'>Help</a> <a href='/jobs'>Jobs</a></p></div>",
+                title="K2 keyboard")
+    text = extract(html).text
+    assert DESCRIPTION in text and all(value in text for _, value in specs)
+    assert "Jobs" not in text

@@ -44,11 +44,13 @@ def test_scores_stay_above_their_floors(mode: str, set_name: str):
 
 
 # default on wcxb-dev (must: at or above trafilatura 2.3.1, 0.823 in the same
-# harness), P / R / F1 and F1 per page type: measured 2026-11-23 minus about 0.01
-WCXB_FLOORS = (0.85, 0.83, 0.81)
+# harness), P / R / F1 and F1 per page type: measured 2026-11-23 (h9: 0.857 /
+# 0.868 / 0.840; article .940, service .817, product .644, collection .645,
+# forum .739, listing .591, documentation .909) minus about 0.01
+WCXB_FLOORS = (0.845, 0.855, 0.83)
 TYPE_FLOORS = {
-    "article": 0.925, "service": 0.745, "product": 0.57, "collection": 0.60,
-    "forum": 0.725, "listing": 0.565, "documentation": 0.875,
+    "article": 0.93, "service": 0.805, "product": 0.63, "collection": 0.635,
+    "forum": 0.725, "listing": 0.58, "documentation": 0.895,
 }
 
 
