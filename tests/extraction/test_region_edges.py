@@ -45,3 +45,31 @@ def test_a_key_point_list_above_the_body_stays_out():
 def test_a_teaser_outside_the_articles_container_stays_out():
     text = extract(standfirst_page(f"<p class='lead'>{LEAD}</p>")).text
     assert "Read also" not in text
+
+
+SHOW_NOTES = (
+    "At the camp in Berlin we recorded live again. Our guests were "
+    "<a href='/guests'>Professor Peter Heisig and Doctor Manfred Bornemann of the Knowledge "
+    "Camp</a>, who talked about their impressions of the camp and what they take home."
+)
+
+
+def podcast_page() -> str:
+    """A podcast episode: headline, show notes naming the guests by a link (over a third of
+    its text, so that neither algorithm keeps it), the download link, then the transcript.
+    The byline, more than half links, stays out."""
+    return page(
+        "<article class='post'><header class='entry-header'>"
+        "<h1 class='entry-title'>Episode 39: live from the camp</h1><div class='entry-meta'>"
+        "Published on <a href='/2019/12/17'>17 December 2019</a> by <a href='/a/sd'>Simon</a>"
+        "</div></header>"
+        f"<div class='entry-content'><p>{SHOW_NOTES}</p><p><a href='/e39.mp3'>Download</a></p>"
+        f"<h2>Transcript</h2>{article(2)}</div></article>",
+        title="Episode 39: live from the camp",
+    )
+
+
+def test_a_sentence_naming_its_subject_by_a_link_is_kept():
+    text = extract(podcast_page()).text
+    assert "who talked about their impressions of the camp" in text
+    assert "Download" not in text and "Published on" not in text
