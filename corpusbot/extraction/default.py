@@ -21,7 +21,8 @@
 4. Recover the blocks neither algorithm chose that lie inside the region's
    span (first to last kept block) with few links and no boilerplate name:
    short paragraphs, list items and table cells of the article itself, and
-   sentences with a link or two (``LINKED_SENTENCE_WORDS``).
+   sentences with a link or two (``LINKED_SENTENCE_WORDS``); the span
+   reaches over the blocks beside its ends in the same container.
 5. Add a listing region (repeated items) that outweighs the kept text:
    listings, collections, search results.
 6. Drop the headline from the body: it is the extraction's ``title``.
@@ -49,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from corpusbot.extraction import boilerpipe, grandparent, justext, lead, regions
+from corpusbot.extraction import boilerpipe, edges, grandparent, justext, lead, regions
 from corpusbot.extraction.containers import ContainerNames, exempt_holders
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.html.blocks import Block, segment
@@ -196,11 +197,13 @@ def _reads_like_article(blocks: list[Block], agreed: set[int]) -> bool:
 def recover_inside(
     blocks: Sequence[Block], kept: Sequence[Block], names: ContainerNames
 ) -> list[Block]:
-    """``kept``, plus the link-poor, unnamed blocks between its first and last."""
+    """``kept``, plus the link-poor, unnamed blocks between its first and last,
+    and beside them in the same container (``corpusbot.extraction.edges``)."""
     if not kept:
         return []
     chosen = {id(b) for b in kept}
-    for block in blocks[kept[0].position : kept[-1].position + 1]:
+    first, last = edges.sibling_span(blocks, kept)
+    for block in blocks[first : last + 1]:
         if (
             block.text
             and _link_poor(block)

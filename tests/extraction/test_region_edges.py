@@ -7,6 +7,9 @@ assertions say what a reader would call its main text.
 from __future__ import annotations
 
 from corpusbot import extract
+from corpusbot.extraction import default
+from corpusbot.extraction.containers import ContainerNames
+from corpusbot.extraction.core import read_page
 from tests.extraction.test_default_mode import article, page
 
 LEAD = (
@@ -73,3 +76,38 @@ def test_a_sentence_naming_its_subject_by_a_link_is_kept():
     text = extract(podcast_page()).text
     assert "who talked about their impressions of the camp" in text
     assert "Download" not in text and "Published on" not in text
+
+
+def business_post() -> str:
+    """A directory entry: the address lines first, the description, a closing line, all
+    paragraphs of one container; then the post's related links in a box of their own."""
+    menu = "".join(f"<li><a href='/c{i}'>Category {i}</a></li>" for i in range(8))
+    return page(
+        f"<ul class='menu'>{menu}</ul><article class='post'><div class='entry-content'>"
+        "<p>Mustermann Bau GmbH</p><p>Ottostrasse 14, 26899 Rhede</p>"
+        f"{article(3)}<p>Call us on 0123 456 789.</p></div>"
+        "<div class='more-posts'><h3>Also worth reading</h3><ul>"
+        "<li><a href='/a'>Roofers in Rhede</a></li><li><a href='/b'>Painters</a></li></ul>"
+        "</div></article>"
+    )
+
+
+def test_short_first_and_last_paragraphs_beside_the_article_are_kept():
+    paragraphs = extract(business_post()).paragraphs
+    assert paragraphs[:2] == ("Mustermann Bau GmbH", "Ottostrasse 14, 26899 Rhede")
+    assert paragraphs[-1] == "Call us on 0123 456 789."
+
+
+def test_recovery_reaches_the_short_paragraphs_beside_the_kept_span():
+    # The step itself, from the long paragraphs alone (on the web both algorithms
+    # often leave the short lines out; on this small page Boilerpipe keeps them).
+    blocks = read_page(business_post()).page.blocks
+    long_ones = [b for b in blocks if b.words > 50]
+    recovered = [b.text for b in default.recover_inside(blocks, long_ones, ContainerNames())]
+    assert recovered[:2] == ["Mustermann Bau GmbH", "Ottostrasse 14, 26899 Rhede"]
+    assert recovered[-1] == "Call us on 0123 456 789."
+    assert len(recovered) == 6
+
+
+def test_the_heading_of_a_related_box_after_the_article_stays_out():
+    assert "Also worth reading" not in extract(business_post()).text
