@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -103,7 +104,7 @@ def _extract(
     page, guess, encoding = read.page, read.language, read.encoding
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     if mode in CLEANED_MODES:
-        paragraphs = tuple(p for p in map(drop_invisible_characters, paragraphs) if p)
+        paragraphs = tuple(p for p in map(clean_characters, paragraphs) if p)
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
@@ -167,6 +168,21 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         on_tree(root)
     except Exception:  # the caller's reading must not cost the page its text
         logger.warning("on_tree failed on a page", exc_info=True)
+
+
+def clean_characters(text: str) -> str:
+    """The text without invisible characters, in Unicode's composed form (NFC)."""
+    return compose_characters(drop_invisible_characters(text))
+
+
+def compose_characters(text: str) -> str:
+    """The text in NFC, the form the W3C asks of web text (Character Model, Norms).
+
+    Pages mix composed and decomposed spellings of one letter (Bengali
+    U+09DC against U+09A1 U+09BC, Latin e and a combining acute), so the
+    same word would count as two in the corpus and in its deduplication.
+    """
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 def drop_invisible_characters(text: str) -> str:

