@@ -34,10 +34,12 @@ of a local site.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from scrapy import Request
@@ -54,6 +56,7 @@ REFUSED = "corpusbot/netguard/refused"
 UNSEEN_CHOICES = ("resolve", "refuse", "accept")
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+T = TypeVar("T")
 
 
 def is_public(address: Address) -> bool:
@@ -82,6 +85,16 @@ def resolve(host: str) -> list[Address]:
     except (OSError, UnicodeError):
         return []
     return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in found]
+
+
+async def in_thread(function: Callable[..., T], *args: object) -> T:
+    """``function(*args)`` in a thread, awaited: through the running asyncio loop (Scrapy's
+    default asyncio reactor, or plain asyncio), else through Twisted's thread pool."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return await maybe_deferred_to_future(deferToThread(function, *args))
+    return await loop.run_in_executor(None, function, *args)
 
 
 class NetGuardMiddleware:
@@ -130,7 +143,7 @@ class NetGuardMiddleware:
         if self.unseen == "refuse":
             return ("the address it came from is unknown (HTTP/2 or a proxy; "
                     "CORPUSBOT_NETGUARD_UNSEEN_ADDRESS=refuse)")
-        addresses = await maybe_deferred_to_future(deferToThread(resolve, host))
+        addresses = await in_thread(resolve, host)
         private = [a for a in addresses if not is_public(a)]
         return f"it now resolves to {private[0]}, not a public address" if private else None
 
@@ -140,7 +153,7 @@ class NetGuardMiddleware:
         address = literal_address(host)
         if address is not None:
             return None if is_public(address) else f"{address} is not a public address"
-        addresses = await maybe_deferred_to_future(deferToThread(resolve, host))
+        addresses = await in_thread(resolve, host)
         private = [a for a in addresses if not is_public(a)]
         if private:
             return f"it resolves to {private[0]}, not a public address"
