@@ -27,6 +27,8 @@ class Document:
     aligned with them (0 for a paragraph too short to dedup). ``signature``
     is the MinHash as uint32 bytes (empty when near dedup is off).
     ``meta`` carries optional page metadata (publication date, authors …).
+    ``cuts`` names what was cut from the markup before the parse
+    (``html/cut/<reason>``), counted by the sinks, not written out.
     """
 
     url: str
@@ -46,6 +48,7 @@ class Document:
     paragraphs: tuple[str, ...] = ()
     paragraph_hashes: tuple[int, ...] = ()
     meta: Mapping[str, Any] | None = None
+    cuts: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -69,7 +72,8 @@ class Document:
 
 @dataclass(slots=True, frozen=True)
 class Rejection:
-    """A page that yields no document, and why (the stat ``rejected/<reason>``)."""
+    """A page that yields no document, and why (the stat ``rejected/<reason>``); ``cuts``
+    as for a Document (a page may be cut and then rejected)."""
 
     url: str
     reason: str
@@ -78,6 +82,7 @@ class Rejection:
     offset: int | None = None
     url_key: int | None = None
     detail: str | None = None
+    cuts: tuple[str, ...] = ()
 
 
 def source_record(source: str, record_id: str | None, offset: int | None) -> dict[str, Any]:
@@ -87,7 +92,8 @@ def source_record(source: str, record_id: str | None, offset: int | None) -> dic
     return {"type": "archive", "file": source, "record_id": record_id, "offset": offset}
 
 
-def reject(page: Page, reason: str, detail: str | None = None) -> Rejection:
+def reject(page: Page, reason: str, detail: str | None = None,
+           cuts: tuple[str, ...] = ()) -> Rejection:
     """The Rejection of ``page`` for ``reason``."""
     return Rejection(url=page.url, reason=reason, source=page.source, record_id=page.record_id,
-                     offset=page.offset, url_key=page.url_key, detail=detail)
+                     offset=page.offset, url_key=page.url_key, detail=detail, cuts=cuts)

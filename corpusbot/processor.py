@@ -106,7 +106,8 @@ class Processor:
         extraction = extract(page.body, url=page.url, headers=page.headers, mode=options.mode,
                              on_tree=on_tree)
         if not extraction.text:
-            return reject(page, f"extract/{extraction.reason or 'empty'}")
+            return reject(page, f"extract/{extraction.reason or 'empty'}",
+                          cuts=extraction.cuts)
         # Tokenised once, per paragraph: the whole text's tokens are their concatenation,
         # since no token spans the blank line between two paragraphs.
         paragraph_words = [tokens(p) for p in extraction.paragraphs]
@@ -119,7 +120,7 @@ class Processor:
                                         options.max_nonletter_ratio)
         )
         if reason:
-            return reject(page, reason)
+            return reject(page, reason, cuts=extraction.cuts)
         return Document(
             url=page.url, text=extraction.text, title=extraction.title, lang=lang,
             lang_prob=extraction.language_probability, n_words=len(words),
@@ -128,6 +129,7 @@ class Processor:
             offset=page.offset, fetched_at=page.fetched_at,
             signature=self._signature(words), paragraphs=extraction.paragraphs,
             paragraph_hashes=self._paragraph_hashes(paragraph_words), meta=meta or None,
+            cuts=extraction.cuts,
         )
 
     def _signature(self, words: list[str]) -> bytes:

@@ -6,7 +6,8 @@ Takes the ``result`` the process pipeline put on each item and hands it to
 the corpus sink (``corpusbot.corpus.sink.Corpus``) in the main thread, where
 dedup decisions are made in arrival order against the persistent index.
 A kept document's item goes on to later pipelines; a rejected or duplicate
-one is dropped with its reason (``corpusbot/rejected/<reason>``). The corpus
+one is dropped with its reason (``corpusbot/rejected/<reason>``); every cut made to
+a page's markup before its parse counts as ``corpusbot/html/cut/<reason>``. The corpus
 commits every ``CORPUSBOT_CORPUS_COMMIT_ITEMS`` items or
 ``CORPUSBOT_CORPUS_COMMIT_SECONDS``, and at the end; after each commit the
 ``corpus_committed`` signal lets the incremental store commit in turn.
@@ -68,6 +69,8 @@ class CorpusPipeline:
         if not isinstance(result, (Document, Rejection)):
             return item
         reason = self._add(result, bool(adapter.get("revisit")))
+        for cut in result.cuts:
+            self.stats.inc_value(f"corpusbot/{cut}")
         self._maybe_commit()
         if reason:
             self.stats.inc_value(f"corpusbot/rejected/{reason}")

@@ -61,7 +61,7 @@ def summary(report: RunReport, seconds: float, out_dir: str) -> str:
     rows += [("rejected", sum(v for k, v in stats.items() if k.startswith("rejected/")))]
     rows += _grouped(stats, "rejected/", "  ")
     rows += [(key, value) for key, value in sorted(stats.items())
-             if key.startswith("archive/") and key != RECORDS]
+             if (key.startswith("archive/") and key != RECORDS) or key.startswith("html/cut/")]
     rows.append(("corpus total documents", report.totals["documents"]))
     width = max(len(str(name)) for name, _ in rows)
     return "\n".join(f"{name:<{width}}  {value:>10}" for name, value in rows)

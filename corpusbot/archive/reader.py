@@ -25,7 +25,13 @@ warcio cannot parse, a Content-Length that lies, whatever warcio raises on
 it) is one ``archive/damaged`` record, logged once with file and offset, and
 reading resumes at the next record start found after it: a gzip member
 (``1f 8b 08``) that inflates to a record header, or a ``WARC/1.`` or ARC
-header line. Reading is bounded (``corpusbot.archive.bounded``): no header
+header line. In an uncompressed WARC file a Content-Length that is too long
+but still inside the file would swallow the records after it as payload:
+a record whose declared end is not followed by a blank line and the next
+record (or the file's end), or whose bytes hold a record start (a blank line,
+``WARC/1.x`` and a header line) though it is no WARC file itself
+(``application/warc``), is damaged, and reading resumes at the record it
+swallowed. Reading is bounded (``corpusbot.archive.bounded``): no header
 line over 1 MiB, no record inflated past ``max_record_bytes`` (skipped as
 ``archive/skipped/too-large``), so a decompression bomb costs neither memory
 nor minutes. A file that cannot be opened yields ``archive/unreadable``.
@@ -89,6 +95,11 @@ _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_START = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
 _ARC_START = re.compile(rb"(?:^|\n)(\S+ \d{1,3}(?:\.\d{1,3}){3} \d{14} \S* \d+\n)")
 _SCAN_BYTES = 1 << 20
+# A record start where records meet in an uncompressed WARC: the blank line that ends the
+# record before, the version line, and a header line.
+_INNER_START = re.compile(rb"\r\n\r\n(WARC/1\.[01]\r\n[!-9;-~]+:)")
+_BOUNDARY = re.compile(rb"(?:\r?\n)*(?:WARC/1\.[01]\r?\n|\Z)")
+_WARC_TYPES = ("application/warc",)
 _URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:\S")
 
 
@@ -219,6 +230,8 @@ class ArchiveReader:
             # Its Content-Length runs past its gzip member or the file: the records it
             # seemed to hold are found again by resynchronising after its start.
             raise ArchiveDamage("a record is cut short, or its Content-Length is too large")
+        if records.reader.decompressor is None and record.format == "warc":
+            _check_length(records, record, offset)
         if page is not None:
             page = replace(page, offset=offset)
         # A whole-file gzip stream has no record offsets: where its reading began stands in.
@@ -305,6 +318,37 @@ def _status(record: ArcWarcRecord) -> int:
         return 200
     status = record.http_headers.get_statuscode()
     return int(status) if status.isdigit() else 0
+
+
+def _check_length(records: ArchiveIterator, record: ArcWarcRecord, offset: int) -> None:
+    """Raise ``ArchiveDamage`` when an uncompressed WARC record's Content-Length ran into the
+    records after it (see the module docstring); its offset is where the record starts."""
+    fd = records.fh.fileno()
+    end = offset + records.get_record_length()
+    if _BOUNDARY.match(os.pread(fd, 64, end)) and _is_warc_file(record):
+        return  # an archived WARC file holds record starts of its own
+    inner = _inner_start(fd, offset, end)
+    if inner is not None:
+        raise ArchiveDamage(f"its Content-Length runs over the record at offset {inner}")
+
+
+def _is_warc_file(record: ArcWarcRecord) -> bool:
+    declared = [record.rec_headers.get_header("Content-Type") or ""]
+    if record.http_headers is not None:
+        declared.append(record.http_headers.get_header("Content-Type") or "")
+    return any(t.split(";", 1)[0].strip().lower() in _WARC_TYPES for t in declared)
+
+
+def _inner_start(fd: int, start: int, end: int) -> int | None:
+    """The offset of the first record start strictly inside [start, end), if any."""
+    position = start
+    while position < end:
+        window = os.pread(fd, min(_SCAN_BYTES, end - position) + 64, position)
+        if match := _INNER_START.search(window):
+            found = position + match.start(1)
+            return found if found < end else None
+        position += _SCAN_BYTES
+    return None
 
 
 def _has_tail(handle: BinaryIO, end: int) -> bool:

@@ -41,6 +41,7 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
     languages: dict[str, dict[str, Any]] = {}
     rejections: Counter[str] = Counter()
     archive: Counter[str] = Counter()
+    html: Counter[str] = Counter()
     inputs, parts = [], []
     for folder in sorted(folders):
         manifest = read_manifest(folder)
@@ -52,13 +53,14 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
         totals.update(documents=manifest["documents"], pages=manifest["pages"])
         rejections.update(manifest.get("rejections", {}))
         archive.update(manifest.get("archive", {}))
+        html.update(manifest.get("html", {}))
         inputs += manifest.get("inputs", [])
         _add_languages(languages, manifest.get("languages", {}), where)
     return {"schema": SCHEMA_VERSION, "corpusbot": __version__, "updated": now(),
             "documents": totals["documents"], "pages": totals["pages"],
             "languages": dict(sorted(languages.items())),
             "rejections": dict(sorted(rejections.items())),
-            "archive": dict(sorted(archive.items())),
+            "archive": dict(sorted(archive.items())), "html": dict(sorted(html.items())),
             "inputs": inputs, "parts": parts}
 
 

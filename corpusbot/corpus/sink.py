@@ -15,7 +15,8 @@ crawl uses it the same way from its main process (``corpusbot.pipelines``).
 
 ``add`` runs the dedup levels in call order (``corpusbot.dedup.deduplicator``),
 appends kept documents to the per-language shards (``corpusbot.corpus.shards``) and
-counts every outcome: ``documents/<lang>``, ``rejected/<reason>``.
+counts every outcome: ``documents/<lang>``, ``rejected/<reason>``, and each cut made
+to a page's markup before its parse, ``html/cut/<reason>``.
 ``commit`` makes the shards, the dedup index, the input positions and the
 counts durable together: shards are synced first, then one SQLite
 transaction over ``OUT/state.sqlite`` and the attached index
@@ -161,6 +162,7 @@ class Corpus:
         """As ``add``; None when the document was written, else the reason it was not
         (the Rejection's own, or ``dedup/<level>``). ``revisit``: see ``Deduplicator.check``."""
         self._pending["pages"] += 1
+        self._pending.update(result.cuts)
         verdict = self._dedup.check(result, revisit)
         if isinstance(verdict, Document):
             self._write(verdict)
@@ -266,7 +268,8 @@ class Corpus:
 
 
 def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, Any]:
-    """Counts per language, rejections per reason, shards, inputs and runs."""
+    """Counts per language, rejections per reason, markup cuts per reason, shards, inputs and
+    runs."""
     counts = checkpoint.counts()
     languages: dict[str, Any] = {}
     for state in checkpoint.shards():
@@ -283,6 +286,7 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
         "documents": counts["documents"], "pages": counts["pages"],
         "languages": dict(sorted(languages.items())),
         "rejections": prefixed.get("rejected", {}), "archive": prefixed.get("archive", {}),
+        "html": prefixed.get("html", {}),
         "inputs": [{"path": p.path, "offset": p.offset, "done": p.done}
                    for p in checkpoint.positions()],
         "options": runs[-1]["options"] if runs else {}, "runs": runs,

@@ -165,6 +165,13 @@ after redirects, and non-HTTP schemes; refusals are counted as
 ``corpusbot/netguard/refused``. Turn off (``corpusbot crawl
 --allow-private-networks``) to crawl a site on your own network. Default: on."""
 
+CORPUSBOT_NETGUARD_UNSEEN_ADDRESS = "resolve"
+"""What the guard does with a response whose connection address it cannot see
+(HTTP/2 responses carry none; through a proxy it is the proxy's): ``resolve``
+the host name again and refuse the response when it now points to a private
+address, ``refuse`` every such response of a named host, or ``accept`` it on
+the check made before the request. Default: ``resolve``."""
+
 # -- WARC archiving (corpusbot.crawl.warcmiddleware) -------------------------------------
 
 CORPUSBOT_WARC_ENABLED = True

@@ -12,7 +12,17 @@ is a new request through the middleware chain):
   name that resolves to 127.0.0.1 is refused too;
 - the address the response actually came from (``response.ip_address``) is
   checked again, which closes the window of a name that resolved to a public
-  address at the check and to a private one at the connection;
+  address at the check and to a private one at the connection. Scrapy gives
+  no such address for HTTP/2 responses, and through a proxy the address is
+  the proxy's (``request.meta["proxy"]``), which says nothing of the site:
+  then ``CORPUSBOT_NETGUARD_UNSEEN_ADDRESS`` decides. ``resolve`` (the default)
+  resolves the host name again, uncached, after the response and refuses it
+  when the name now points anywhere private, so a name that turns private
+  between the two lookups is caught unless it turns back within the fetch;
+  ``refuse`` refuses every such response of a named host (the strict choice,
+  which stops HTTP/2 and proxied crawls); ``accept`` trusts the check before
+  the request. A host given as an address was checked as such before the
+  request and needs no second look;
 - schemes other than ``http`` and ``https`` (``file:``, ``ftp:``, ``s3:``) are
   refused: they reach local files and other services.
 
@@ -24,10 +34,12 @@ of a local site.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from scrapy import Request
@@ -41,8 +53,10 @@ from corpusbot.crawl.default_settings import CorpusbotSettings
 logger = logging.getLogger(__name__)
 
 REFUSED = "corpusbot/netguard/refused"
+UNSEEN_CHOICES = ("resolve", "refuse", "accept")
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+T = TypeVar("T")
 
 
 def is_public(address: Address) -> bool:
@@ -73,11 +87,24 @@ def resolve(host: str) -> list[Address]:
     return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in found]
 
 
+async def in_thread(function: Callable[..., T], *args: object) -> T:
+    """``function(*args)`` in a thread, awaited: through the running asyncio loop (Scrapy's
+    default asyncio reactor, or plain asyncio), else through Twisted's thread pool."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return await maybe_deferred_to_future(deferToThread(function, *args))
+    return await loop.run_in_executor(None, function, *args)
+
+
 class NetGuardMiddleware:
     """The downloader middleware; see the module docstring."""
 
-    def __init__(self, stats: Any) -> None:
-        self.stats = stats
+    def __init__(self, stats: Any, unseen: str = "resolve") -> None:
+        if unseen not in UNSEEN_CHOICES:
+            raise ValueError(f"CORPUSBOT_NETGUARD_UNSEEN_ADDRESS must be one of "
+                             f"{', '.join(UNSEEN_CHOICES)}, got {unseen!r}")
+        self.stats, self.unseen = stats, unseen
         self._verdicts: dict[str, str | None] = {}  # host -> why it is refused, or None
         self._logged: set[str] = set()
 
@@ -85,7 +112,8 @@ class NetGuardMiddleware:
     def from_crawler(cls, crawler: Any) -> NetGuardMiddleware:
         if not CorpusbotSettings(crawler.settings).getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS"):
             raise NotConfigured("CORPUSBOT_BLOCK_PRIVATE_NETWORKS is off")
-        return cls(crawler.stats)
+        settings = CorpusbotSettings(crawler.settings)
+        return cls(crawler.stats, str(settings.get("CORPUSBOT_NETGUARD_UNSEEN_ADDRESS")))
 
     async def process_request(self, request: Request) -> None:
         parts = urlsplit(request.url)
@@ -97,12 +125,27 @@ class NetGuardMiddleware:
         if self._verdicts[host] is not None:
             self._refuse(host, self._verdicts[host], request)
 
-    def process_response(self, request: Request, response: Response) -> Response:
-        address = literal_address(str(getattr(response, "ip_address", None) or ""))
-        if address is not None and not is_public(address):
-            host = urlsplit(request.url).hostname or ""
-            self._refuse(host, f"it was reached at {address}", request)
+    async def process_response(self, request: Request, response: Response) -> Response:
+        host = (urlsplit(request.url).hostname or "").lower()
+        seen = None if request.meta.get("proxy") else getattr(response, "ip_address", None)
+        address = literal_address(str(seen or ""))
+        if address is not None:
+            if not is_public(address):
+                self._refuse(host, f"it was reached at {address}", request)
+        elif literal_address(host) is None and self.unseen != "accept":
+            why = await self._judge_unseen(host)
+            if why is not None:
+                self._refuse(host, why, request)
         return response
+
+    async def _judge_unseen(self, host: str) -> str | None:
+        """Why a response from named ``host`` whose address is unseen is refused, if it is."""
+        if self.unseen == "refuse":
+            return ("the address it came from is unknown (HTTP/2 or a proxy; "
+                    "CORPUSBOT_NETGUARD_UNSEEN_ADDRESS=refuse)")
+        addresses = await in_thread(resolve, host)
+        private = [a for a in addresses if not is_public(a)]
+        return f"it now resolves to {private[0]}, not a public address" if private else None
 
     async def _judge(self, host: str) -> str | None:
         if not host:
@@ -110,7 +153,7 @@ class NetGuardMiddleware:
         address = literal_address(host)
         if address is not None:
             return None if is_public(address) else f"{address} is not a public address"
-        addresses = await maybe_deferred_to_future(deferToThread(resolve, host))
+        addresses = await in_thread(resolve, host)
         private = [a for a in addresses if not is_public(a)]
         if private:
             return f"it resolves to {private[0]}, not a public address"

@@ -92,6 +92,23 @@ def content_length(source: Layout, index: int, value: str) -> Damaged:
                    _suffix(source))
 
 
+def longer_content_length(source: Layout, index: int, records: float) -> Damaged:
+    """The ``index``-th page record's Content-Length made too long but still inside the
+    file: it runs over ``records`` of the page records after it (1.5: one and a half,
+    ending inside the second; 1 or 2: exactly to the end of the one or two after it, where
+    a blank line and the next record follow as after any record)."""
+    _, _, start, end = source.pages[index]
+    plain = gzip.decompress(source.data[start:end]) if source.gzipped else source.data[start:end]
+    length = int(re.search(rb"(?im)^content-length:\s*(\d+)", plain).group(1))
+    whole = int(records)
+    extra = source.pages[index + whole][3] - end
+    if records > whole:
+        following = source.pages[index + whole + 1]
+        extra += int((following[3] - following[2]) * (records - whole))
+    case = content_length(source, index, str(length + extra))
+    return Damaged(f"Content-Length +{records} records", case.data, case.intact, case.suffix)
+
+
 def whole_file_bomb(inflated: int) -> Damaged:
     """A gzip file of ``inflated`` zero bytes: a ~1000:1 decompression bomb, made in a
     blink by repeating one fully flushed 1 MiB block (its trailer is left out: a reader

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from tests.corpus_support import (
     deflate_gzip,
     html_records,
     page,
+    page_names,
     write_arc,
     write_warc,
 )
@@ -273,6 +275,33 @@ def test_a_lying_content_length_costs_its_record_only(tmp_path: Path, name: str,
     records, urls = _recovered(tmp_path, case)
     assert set(case.intact) <= set(urls)
     assert DAMAGED in [r.skipped for r in records]
+
+
+@pytest.mark.parametrize("records", [1, 1.5, 2])
+def test_a_content_length_too_long_inside_a_plain_warc_keeps_the_records_it_ran_over(
+        tmp_path: Path, records: float, caplog: pytest.LogCaptureFixture) -> None:
+    source = _layout(tmp_path, "s.warc")
+    case = damage.longer_content_length(source, 2, records)
+    swallowed = source.pages[3][0]
+    assert swallowed in case.intact
+    with caplog.at_level(logging.WARNING):
+        found, urls = _recovered(tmp_path, case)
+    assert urls == case.intact  # every other record, in order, each once
+    assert [r.skipped for r in found].count(DAMAGED) == 1
+    damaged_at = source.pages[2][2]
+    assert [f"case.warc: damaged at offset {damaged_at}" in m for m in caplog.messages
+            ].count(True) == 1
+
+
+def test_an_archived_warc_file_is_not_taken_for_damage(tmp_path: Path) -> None:
+    inner = write_warc(tmp_path / "inner.warc", html_records("https://inner.example/"))
+    outer = write_warc(tmp_path / "outer.warc", [
+        Rec("https://a.example/page", page(page_names()[0])),
+        Rec("https://a.example/inner.warc", inner.read_bytes(), "application/warc"),
+        Rec("https://a.example/after", page(page_names()[1]))])
+    found = read(outer)
+    assert DAMAGED not in [r.skipped for r in found]
+    assert [p.url for p in pages(found)] == ["https://a.example/page", "https://a.example/after"]
 
 
 @pytest.mark.parametrize("name", ["s.warc.gz", "s.warc"])

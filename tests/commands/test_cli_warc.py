@@ -156,6 +156,24 @@ def test_every_kind_of_damage_is_a_partial_run_without_traceback(tmp_path: Path)
     assert {r.url for r in html_records("https://a.example/")} <= stored
 
 
+def test_markup_cut_before_the_parse_is_counted_in_the_manifest(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from corpusbot.html import bounds
+
+    gold = page("en-anarcat")
+    attributes = b"<div " + b" ".join(b"a%d=x" % i for i in range(bounds.MAX_ATTRIBUTES + 1))
+    long_text = b"<p>" + b"a" * (bounds.MAX_TEXT_CHARS + 1) + b"</p>"
+    path = write_warc(tmp_path / "cut.warc.gz", [
+        Rec("https://a.example/plain", gold),
+        Rec("https://b.example/attributes", gold.replace(b"<body", attributes + b"><body", 1)),
+        Rec("https://c.example/text", gold.replace(b"<body>", b"<body>" + long_text, 1)),
+    ])
+    out = tmp_path / "out"
+    assert main(["warc", str(path), "-o", str(out), "-j", "2"]) == EXIT_OK
+    assert manifest(out)["html"] == {"cut/attributes": 1, "cut/text": 1}
+    assert "html/cut/attributes" in capsys.readouterr().out
+
+
 def test_inputs_that_are_not_there_fail(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

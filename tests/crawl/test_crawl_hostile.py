@@ -1,7 +1,7 @@
 """A crawl of hostile pages (tests/newssite/hostile.py) stays within time, memory and size
 limits and finishes: link trap, redirect loop, huge, endless and dripping bodies, wrong and
-missing charsets, binary as HTML, gzip bombs, entity bombs and an external entity in sitemaps
-and feeds, a sitemap index naming itself."""
+missing charsets, binary as HTML, gzip bombs, an element with 5,000 attributes, entity bombs
+and an external entity in sitemaps and feeds, a sitemap index naming itself."""
 
 from __future__ import annotations
 
@@ -37,5 +37,6 @@ def test_a_hostile_site_is_crawled_within_limits(tmp_path):
     assert sum(n for path, n in hits.items() if "/trap/" in path) <= 16
     assert sum(n for path, n in hits.items() if "/loop/" in path) <= 25
     assert hits[f"{hostile.ROOT}sitemap-index.xml"] <= 2  # naming itself did not loop
+    assert stats["corpusbot/html/cut/attributes"] == 1  # counted where the crawl counts
     everything = b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())
     assert b"root:x:0:0" not in everything  # the external entity was never resolved

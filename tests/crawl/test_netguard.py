@@ -5,6 +5,7 @@ came from; counted and logged once per host."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ipaddress
 import logging
 
@@ -77,10 +78,57 @@ def test_a_response_from_a_private_address_is_refused() -> None:
     response = HtmlResponse(request.url, body=b"<html></html>", request=request,
                             ip_address=ipaddress.ip_address("192.168.0.7"))
     with pytest.raises(IgnoreRequest):
-        guard.process_response(request, response)
+        asyncio.run(guard.process_response(request, response))
     public = HtmlResponse(request.url, body=b"<html></html>", request=request,
                           ip_address=ipaddress.ip_address("93.184.215.14"))
-    assert guard.process_response(request, public) is public
+    assert asyncio.run(guard.process_response(request, public)) is public
+
+
+def _response(url: str, address: str | None, **meta: object) -> tuple[Request, HtmlResponse]:
+    request = Request(url, meta=meta)
+    return request, HtmlResponse(url, body=b"<html></html>", request=request,
+                                 ip_address=ipaddress.ip_address(address) if address else None)
+
+
+def _passes(guard: NetGuardMiddleware, request: Request, response: HtmlResponse) -> bool:
+    try:
+        return asyncio.run(guard.process_response(request, response)) is response
+    except IgnoreRequest:
+        return False
+
+
+def test_an_unseen_address_is_judged_by_resolving_the_name_again() -> None:
+    # HTTP/2 responses carry no address: a name that now resolves to loopback (as
+    # ``localhost`` does; a rebinding name would have resolved publicly before the
+    # request) is refused, a public address given in the URL passes.
+    guard = middleware()
+    assert not _passes(guard, *_response("http://localhost/a", None))
+    assert _passes(guard, *_response("http://93.184.215.14/a", None))
+    assert guard.stats.get_value(REFUSED) == 1
+
+
+def test_through_a_proxy_the_proxy_address_is_not_the_site() -> None:
+    guard = middleware()
+    proxy = {"proxy": "http://10.0.0.5:3128"}
+    assert _passes(guard, *_response("http://93.184.215.14/", "10.0.0.5", **proxy))
+    assert not _passes(guard, *_response("http://localhost/", "10.0.0.5", **proxy))
+    assert not _passes(guard, *_response("http://93.184.215.14/", "10.0.0.5"))  # no proxy
+
+
+@pytest.mark.parametrize(("choice", "named", "literal"), [
+    ("resolve", False, True), ("refuse", False, True), ("accept", True, True)])
+def test_the_unseen_address_setting(choice: str, named: bool, literal: bool) -> None:
+    guard = middleware(CORPUSBOT_NETGUARD_UNSEEN_ADDRESS=choice)
+    assert _passes(guard, *_response("http://localhost/", None)) is named
+    assert _passes(guard, *_response("http://93.184.215.14/", None)) is literal
+
+
+def test_refuse_refuses_any_named_host_without_an_address() -> None:
+    guard = middleware(CORPUSBOT_NETGUARD_UNSEEN_ADDRESS="refuse")
+    assert not _passes(guard, *_response("https://example.org/", None))
+    assert _passes(guard, *_response("https://example.org/", "93.184.215.14"))
+    with pytest.raises(ValueError, match="CORPUSBOT_NETGUARD_UNSEEN_ADDRESS"):
+        middleware(CORPUSBOT_NETGUARD_UNSEEN_ADDRESS="maybe")
 
 
 def test_the_switch_turns_it_off() -> None:

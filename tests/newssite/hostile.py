@@ -2,7 +2,8 @@
 
 Each is one way a site can hurt a crawler: an endless link trap, a redirect
 loop, a 1 GB and a never-ending body, a body that drips a byte at a time,
-wrong and missing charsets, binary served as HTML, a gzip bomb body, XML
+wrong and missing charsets, binary served as HTML, a gzip bomb body, an article
+whose one element has too many attributes for libxml2 (cut before the parse), XML
 entity bombs and an external entity in a sitemap and a feed, a gzip bomb
 sitemap and a sitemap index that names itself.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator
 
 ROOT = "/hostile/"
 LINKS = ("trap/1", "loop/a", "huge", "endless", "drip", "charset-wrong", "charset-missing",
-         "binary", "gzip-bomb")
+         "binary", "gzip-bomb", "attributes")
 MACHINE = ("sitemap-index.xml", "sitemap-bomb.xml", "sitemap-xxe.xml", "sitemap-gzip-bomb.xml.gz",
            "feed-bomb.xml")
 Sender = Callable[[int, dict[str, str], Iterator[bytes]], None]
@@ -69,6 +70,10 @@ def serve(path: str, base: str, send: Sender) -> None:
         send(200, html, iter([random.Random(7).randbytes(300_000)]))
     elif name == "gzip-bomb":
         send(200, {**html, "Content-Encoding": "gzip"}, iter([zero_bomb(1 << 30)]))
+    elif name == "attributes":
+        div = "<div " + " ".join(f"a{i}=x" for i in range(5000)) + ">"
+        text = "<p>" + "A paragraph that a reader would keep for the corpus. " * 30 + "</p>"
+        send(200, html, iter([f"<html><body>{div}{text * 5}</div></body></html>".encode()]))
     else:
         _machine(name, base, xml, send)
 

@@ -104,6 +104,33 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
     assert len(commits) >= 3
 
 
+def test_markup_cuts_are_counted_in_the_crawl_stats_and_the_manifest(tmp_path):
+    crawler = _crawler(tmp_path)
+    process = build_from_crawler(ProcessPipeline, crawler)
+    corpus = build_from_crawler(CorpusPipeline, crawler)
+    attributes = b"<div " + b" ".join(b"a%d=x" % i for i in range(5000)) + b">"
+    cut = PageItem(url=URL, body=_article().replace(b"<body", attributes + b"<body", 1))
+    plain = PageItem(url="https://news.example/other.html", body=_article())
+
+    async def run():
+        for item in (cut, plain):
+            try:
+                await corpus.process_item(await process.process_item(item))
+            except DropItem:
+                pass
+
+    process.open_spider()
+    try:
+        asyncio.run(run())
+    finally:
+        process.close_spider()
+        corpus.close_spider()
+    assert cut.result.cuts == ("html/cut/attributes",) and plain.result.cuts == ()
+    assert crawler.stats.get_value("corpusbot/html/cut/attributes") == 1
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["html"] == {"cut/attributes": 1}
+
+
 @pytest.mark.parametrize(("cls", "flag"), [(ProcessPipeline, "CORPUSBOT_PROCESS_ENABLED"),
                                            (CorpusPipeline, "CORPUSBOT_CORPUS_ENABLED")])
 def test_off_means_not_configured(tmp_path, cls, flag):
