@@ -178,7 +178,15 @@ def local_wait(slot: Any) -> float:
     jitter = getattr(slot, "jitter", None)  # Scrapy 2.15 has a flag, randomize_delay
     if jitter is None:
         jitter = 0.5 if getattr(slot, "randomize_delay", False) else 0.0
-    return max(0.0, slot.lastseen + slot.delay * (1 + jitter) - time.monotonic())
+    return max(0.0, slot.lastseen + slot.delay * (1 + jitter) - _clock_of(slot.lastseen))
+
+
+def _clock_of(stamp: float) -> float:
+    """Now, on the clock ``stamp`` was taken with: Scrapy 2.15 stamps a slot's ``lastseen``
+    with ``time.time()``, later releases with ``time.monotonic()``; the wrong one made the
+    wait decades long. A stamp is never in the future, so the closer clock is its own."""
+    wall, steady = time.time(), time.monotonic()
+    return wall if abs(wall - stamp) < abs(steady - stamp) else steady
 
 
 class StartOnce:

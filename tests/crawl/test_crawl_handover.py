@@ -19,8 +19,9 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
 import itertools
 
 from scrapy import Request, Spider
+from scrapy.core.downloader import Slot
 
-from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPoliteness
+from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPoliteness, local_wait
 from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from tests.crashes import archived_responses
@@ -201,3 +202,13 @@ def test_the_lease_follows_the_sites_file(tmp_path: Path, redis_url: str) -> Non
     assert polite.delay_ms(Request("https://www.slow.example/a")) == 2500 + margin
     assert polite.delay_ms(Request("https://free.example/a")) == 0
     assert polite.delay_ms(Request("https://other.example/a")) == 500 + margin
+
+
+@pytest.mark.parametrize("clock", [time.time, time.monotonic])
+def test_a_slot_just_used_waits_its_delay_whichever_clock_stamped_it(clock) -> None:
+    # Scrapy 2.15 stamps lastseen with time.time(), later releases with time.monotonic()
+    slot = Slot(concurrency=1, delay=0.4, randomize_delay=False)
+    slot.lastseen = clock()
+    assert 0.3 < local_wait(slot) <= 0.4
+    slot.lastseen = clock() - 1.0
+    assert local_wait(slot) == 0.0
