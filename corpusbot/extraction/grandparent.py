@@ -44,6 +44,11 @@ def paragraph_of(element: etree._Element) -> etree._Element:
         node = parent
 
 
+def is_inside(element: etree._Element, container: etree._Element) -> bool:
+    """Whether ``element`` is ``container`` or lies inside it."""
+    return element is container or any(a is container for a in element.iterancestors())
+
+
 def ancestor(element: etree._Element, n: int) -> etree._Element:
     """The n-th ancestor of ``element`` (n = 0 is itself); climbing stops at the root."""
     for _ in range(n):

@@ -48,7 +48,7 @@ def lead_blocks(candidates: Sequence[Block], body: list[Block]) -> list[Block]:
     first = body[0].position
     return [
         b for b in candidates
-        if b.position < first and _is_paragraph(b) and _is_inside(b.element, container)
+        if b.position < first and _is_paragraph(b) and grandparent.is_inside(b.element, container)
     ]
 
 
@@ -63,12 +63,3 @@ def _is_paragraph(block: Block) -> bool:
         and block.chars >= LEAD_MIN_CHARS
         and block.link_density <= LEAD_MAX_LINK_DENSITY
     )
-
-
-def _is_inside(element: etree._Element, container: etree._Element) -> bool:
-    node = element
-    while node is not None:
-        if node is container:
-            return True
-        node = node.getparent()
-    return False

@@ -58,7 +58,7 @@ def with_main_container(candidates: Sequence[Block], kept: Sequence[Block]) -> l
     if container is None:
         return list(kept)
     chosen = {id(b) for b in kept}
-    chosen |= {id(b) for b in candidates if _is_inside(b.element, container)}
+    chosen |= {id(b) for b in candidates if grandparent.is_inside(b.element, container)}
     return [b for b in candidates if id(b) in chosen]
 
 
@@ -71,15 +71,6 @@ def _deepest_holding(chars: dict[etree._Element, int], floor: float) -> etree._E
             if depth > best_depth:
                 best, best_depth = element, depth
     return best
-
-
-def _is_inside(element: etree._Element, container: etree._Element) -> bool:
-    node = element
-    while node is not None:
-        if node is container:
-            return True
-        node = node.getparent()
-    return False
 
 
 def with_listing(
