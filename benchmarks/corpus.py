@@ -88,7 +88,7 @@ def run_pipeline(archive: Path, out: Path, jobs: int, precise: bool = False,
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     corpus = Corpus(out)
-    processor = Processor(ProcessorOptions(metadata=metadata))
+    processor = Processor(ProcessorOptions(overrides={"extract.metadata": metadata}))
     report = Runner(processor, corpus, RunOptions(jobs=jobs)).run([archive])
     seconds = time.perf_counter() - started
     cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before, precise),

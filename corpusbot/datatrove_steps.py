@@ -35,7 +35,7 @@ from datatrove.pipeline.writers.disk_base import DiskWriter
 from datatrove.utils.typeshelper import StatHints
 
 from corpusbot.extraction.core import extract
-from corpusbot.extraction.modes import MODE_DEFAULT, MODES
+from corpusbot.extraction.modes import MODE_DEFAULT, check_mode
 from corpusbot.language.identify import identify
 
 TIMEOUT_SECONDS_DEFAULT = 1.0
@@ -55,8 +55,7 @@ class CorpusbotExtractor(BaseExtractor):
 
     def __init__(self, mode: str = MODE_DEFAULT,
                  timeout: float = TIMEOUT_SECONDS_DEFAULT) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        check_mode(mode)
         super().__init__(timeout)
         self.mode = mode
 

@@ -28,7 +28,9 @@ class Document:
     is the MinHash as uint32 bytes (empty when near dedup is off).
     ``meta`` carries optional page metadata (publication date, authors …).
     ``cuts`` names what was cut from the markup before the parse
-    (``html/cut/<reason>``), counted by the sinks, not written out.
+    (``html/cut/<reason>``), counted by the sinks, not written out; ``edits`` the lines
+    and characters the steps removed from the text (``edit/<step>/<rule>/lines`` and
+    ``…/chars``), counted the same way.
     """
 
     url: str
@@ -49,6 +51,7 @@ class Document:
     paragraph_hashes: tuple[int, ...] = ()
     meta: Mapping[str, Any] | None = None
     cuts: tuple[str, ...] = ()
+    edits: Mapping[str, int] | None = None
 
     @property
     def id(self) -> str:

@@ -4,7 +4,7 @@ A step is a small class with
 
 - ``name``: its registered name (``gopher_quality``), also the prefix of its
   options on every route (``--set gopher_quality.min_words=30``,
-  ``CORPUSBOT_STEPS_SET = {"gopher_quality.min_words": 30}``);
+  ``CORPUSBOT_PROCESS_SET = {"gopher_quality.min_words": 30}``);
 - ``Options``: a frozen dataclass whose fields are its options, each with
   one default, validated in ``__post_init__`` (a bad value raises
   ValueError with one line naming the option and what it accepts);

@@ -59,9 +59,10 @@ class CorpusPipeline:
         return pipeline
 
     def open_corpus(self, processing: ProcessorOptions) -> None:
-        recorded = {"source": "crawl", "processor": recorded_options(processing),
+        recorded = {"source": "crawl", "processor": processing.describe(),
                     "corpus": recorded_options(self.options)}
-        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
+        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded,
+                             recipe={"processor": processing.describe()})
 
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)

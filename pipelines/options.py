@@ -13,6 +13,7 @@ from pathlib import Path
 from corpusbot.corpus.sink import CorpusOptions
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.dedup.options import DedupOptions
+from corpusbot.filters.registry import overrides_from
 from corpusbot.processor import ProcessorOptions
 
 
@@ -24,13 +25,18 @@ def dedup_options(settings: CorpusbotSettings) -> DedupOptions:
 
 
 def processor_options(settings: CorpusbotSettings) -> ProcessorOptions:
+    """The preset, ``CORPUSBOT_PROCESS_SET`` and the shortcut settings, as the CLI's flags."""
+    shortcuts = {
+        "mode": settings.get("CORPUSBOT_PROCESS_MODE"),
+        "metadata": settings.getbool("CORPUSBOT_PROCESS_METADATA"),
+        "languages": ",".join(settings.getlist("CORPUSBOT_PROCESS_LANGUAGES")) or None,
+        "min_words": settings.get("CORPUSBOT_PROCESS_MIN_WORDS"),
+        "max_nonletter_ratio": settings.get("CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO"),
+    }
     return ProcessorOptions(
-        mode=settings.get("CORPUSBOT_PROCESS_MODE"),
-        languages=frozenset(settings.getlist("CORPUSBOT_PROCESS_LANGUAGES")),
-        min_words=settings.getint("CORPUSBOT_PROCESS_MIN_WORDS"),
-        max_nonletter_ratio=settings.getfloat("CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO"),
+        preset=settings.get("CORPUSBOT_PROCESS_PRESET"),
+        overrides=overrides_from(shortcuts, settings.getdict("CORPUSBOT_PROCESS_SET")),
         dedup=dedup_options(settings),
-        metadata=settings.getbool("CORPUSBOT_PROCESS_METADATA"),
     )
 
 

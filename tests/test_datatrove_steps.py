@@ -63,5 +63,5 @@ def test_the_language_filter_keeps_the_languages_asked_for(tmp_path: Path) -> No
 
 
 def test_an_unknown_mode_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown mode"):
+    with pytest.raises(ValueError, match="unknown extraction mode"):
         CorpusbotExtractor(mode="fastest")

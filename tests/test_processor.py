@@ -7,13 +7,14 @@ import pickle
 import numpy as np
 import pytest
 
-from corpusbot import filters
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.url import url_key
 from corpusbot.document import SCHEMA_VERSION, Document, Rejection
-from corpusbot.filters import _nonletter_ratio_by_regex, nonletter_ratio
+from corpusbot.filters import basic as filters
+from corpusbot.filters.basic import _nonletter_ratio_by_regex, nonletter_ratio
 from corpusbot.page import Page
 from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.steps import Drop, PageState, Step
 from corpusbot.text import tokens
 from tests.corpus_support import page
 
@@ -30,9 +31,9 @@ def make_page(name: str = "en-anarcat", url: str = "https://example.org/a?b=1&a=
 
 def neutral(**overrides: object) -> ProcessorOptions:
     """Options with every filter switched off but the ones a test names."""
-    values: dict[str, object] = {"min_words": 0, "max_nonletter_ratio": 1.0}
+    values: dict[str, object] = {"length.min_words": 0, "nonletters.max_ratio": 1.0}
     values.update(overrides)
-    return ProcessorOptions(**values)  # type: ignore[arg-type]
+    return ProcessorOptions(overrides=values)
 
 
 def test_a_real_page_becomes_a_document_with_every_schema_field() -> None:
@@ -73,7 +74,7 @@ def test_crawl_pages_have_a_crawl_source() -> None:
 
 
 def test_language_filter() -> None:
-    only_german = Processor(neutral(languages=frozenset({"de"})))
+    only_german = Processor(neutral(**{"language.allowed": "de"}))
     assert rejection(only_german, make_page("en-anarcat")) == filters.LANGUAGE
     assert isinstance(only_german.process(make_page("de-feuerwehr")), Document)
 
@@ -81,16 +82,18 @@ def test_language_filter() -> None:
 def test_minimum_words_filter() -> None:
     doc = Processor(neutral()).process(make_page())
     assert isinstance(doc, Document)
-    longer = Processor(neutral(min_words=doc.n_words + 1))
+    longer = Processor(neutral(**{"length.min_words": doc.n_words + 1}))
     assert rejection(longer, make_page()) == filters.TOO_SHORT
-    assert isinstance(Processor(neutral(min_words=doc.n_words)).process(make_page()), Document)
+    exact = Processor(neutral(**{"length.min_words": doc.n_words}))
+    assert isinstance(exact.process(make_page()), Document)
 
 
 def test_non_letter_filter() -> None:
     # Prose holds a few per cent of digits and punctuation; a threshold below that drops it.
-    strict = Processor(neutral(max_nonletter_ratio=0.01))
+    strict = Processor(neutral(**{"nonletters.max_ratio": 0.01}))
     assert rejection(strict, make_page("en-anarcat")) == filters.NON_LETTERS
-    assert isinstance(Processor(neutral(max_nonletter_ratio=0.3)).process(make_page()), Document)
+    loose = Processor(neutral(**{"nonletters.max_ratio": 0.3}))
+    assert isinstance(loose.process(make_page()), Document)
 
 
 def test_nonletter_ratio_counts_digits_and_symbols() -> None:
@@ -126,12 +129,17 @@ def test_pages_without_main_text_are_rejected_with_the_extractor_reason(
     assert rejection(Processor(), Page(url="https://example.org/e", body=body)) == reason
 
 
-def test_no_exception_escapes(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*args: object, **kwargs: object) -> None:
+class Broken(Step):
+    name = "broken"
+
+    def apply(self, state: PageState) -> Drop | None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("corpusbot.processor.extract", broken)
-    result = Processor().process(make_page())
+
+def test_no_exception_escapes() -> None:
+    processor = Processor()
+    processor.steps.insert(1, Broken())
+    result = processor.process(make_page())
     assert isinstance(result, Rejection) and result.reason == "process/crash"
     assert result.detail == "RuntimeError: boom" and result.offset == 1234
 

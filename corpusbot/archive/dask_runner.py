@@ -46,6 +46,7 @@ from corpusbot.archive.runner import (
     Runner,
     RunOptions,
     RunReport,
+    recipe,
 )
 from corpusbot.corpus.merge import read_manifest, write_merged_manifest
 from corpusbot.corpus.sink import Corpus, CorpusOptions
@@ -81,7 +82,8 @@ def run_task(processor: Processor, corpus_options: CorpusOptions, run_options: R
              folder: str, part: ByteRange) -> dict[str, Any]:
     """One file or range into its own corpus folder, on a worker; this attempt's counts."""
     logging.getLogger("warcio").setLevel(logging.ERROR)
-    corpus = Corpus(Path(folder), corpus_options, run_options={"task": part.key})
+    corpus = Corpus(Path(folder), corpus_options, run_options={"task": part.key},
+                    recipe=recipe(processor.options, run_options))
     runner = Runner(processor, corpus,
                     replace(run_options, jobs=1, start_method=TASK_START_METHOD))
     try:

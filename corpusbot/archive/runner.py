@@ -40,7 +40,7 @@ from corpusbot.corpus.sink import Corpus
 from corpusbot.document import Rejection
 from corpusbot.page import Page
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT, InlinePool, Pool, Result, WorkerPool
-from corpusbot.processor import Processor
+from corpusbot.processor import Processor, ProcessorOptions
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ class RunOptions:
                 raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)}")
         if self.timeout_seconds <= 0 or self.commit_seconds <= 0:
             raise ValueError("time limits must be positive")
+
+
+def recipe(processor: ProcessorOptions, run: RunOptions) -> dict[str, object]:
+    """What decides what an archive run's corpus holds: the steps with all their options and
+    the HTTP statuses read; a corpus refuses a later run with another (``Corpus``)."""
+    return {"processor": processor.describe(), "statuses": sorted(run.reader.statuses)}
 
 
 class Progress(Protocol):

@@ -31,10 +31,12 @@ from corpusbot.archive.runner import (
     RunOptions,
     RunReport,
     interrupt_stops,
+    recipe,
 )
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
 from corpusbot.commands.output import prepare_output
+from corpusbot.commands.steps import add_step_options, processor_options
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
@@ -46,8 +48,6 @@ from corpusbot.corpus.sink import (
 from corpusbot.dedup.index import IndexMismatchError
 from corpusbot.dedup.near import THRESHOLD_DEFAULT
 from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT, DedupOptions
-from corpusbot.extraction.modes import MODE_DEFAULT, MODES
-from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
 from corpusbot.processor import Processor, ProcessorOptions
 
 log = logging.getLogger(__name__)
@@ -60,15 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, type=Path, help="corpus folder")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
-    parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT,
-                        help="extraction mode")
-    parser.add_argument("--lang", action="append", default=[],
-                        help="allowed languages, comma-separated (default: all)")
-    parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT)
-    parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT)
-    parser.add_argument("--no-metadata", dest="metadata", action="store_false",
-                        help="leave out what pages declare about themselves (meta: dates, "
-                        "authors); saves about a tenth of the processing")
+    add_step_options(parser)
     parser.add_argument("--status", type=parse_statuses, default=frozenset({200}),
                         help="HTTP statuses to keep, comma-separated (default: 200)")
     parser.add_argument("--dedup", type=parse_dedup, metavar="PATH|redis://HOST:PORT/DB",
@@ -88,7 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Jaccard similarity of a near duplicate "
                         f"(default: {THRESHOLD_DEFAULT})")
     parser.add_argument("--compression", choices=list(COMPRESSIONS),
-                        default=COMPRESSION_DEFAULT)
+                        default=COMPRESSION_DEFAULT,
+                        help=f"how shards are compressed (default: {COMPRESSION_DEFAULT})")
     parser.add_argument("--shard-size", type=parse_size, default=SHARD_BYTES_DEFAULT,
                         help=f"JSONL bytes per shard before rotation "
                         f"(default: {SHARD_BYTES_DEFAULT >> 20}M)")
@@ -178,10 +171,7 @@ def _rejections(report: RunReport) -> dict[str, int]:
 def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions, RunOptions]:
     levels = frozenset(x.strip() for x in args.dedup_levels.split(",") if x.strip())
     dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
-    languages = frozenset(x.strip() for v in args.lang for x in v.split(",") if x.strip())
-    processor = ProcessorOptions(mode=args.mode, languages=languages, min_words=args.min_words,
-                                 max_nonletter_ratio=args.max_nonletter_ratio, dedup=dedup,
-                                 metadata=args.metadata)
+    processor = processor_options(args, dedup)
     shared = args.dedup if isinstance(args.dedup, str) else None
     if getattr(args, "dask", None) and shared is None:
         raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
@@ -195,11 +185,12 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
 
 def _build(args: argparse.Namespace, paths: list[Path], processor_options: ProcessorOptions,
            corpus_options: CorpusOptions, run_options: RunOptions) -> RunReport:
-    recorded = {"processor": recorded_options(processor_options),
+    recorded = {"processor": processor_options.describe(),
                 "corpus": recorded_options(corpus_options), "jobs": run_options.jobs}
     if args.dask:
         return _build_on_dask(args, paths, processor_options, corpus_options, run_options)
-    corpus = Corpus(args.output, corpus_options, run_options=recorded)
+    corpus = Corpus(args.output, corpus_options, run_options=recorded,
+                    recipe=recipe(processor_options, run_options))
     progress = None if args.quiet else ProgressBar()
     runner = Runner(Processor(processor_options), corpus, run_options, progress)
     try:

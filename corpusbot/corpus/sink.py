@@ -100,7 +100,8 @@ class Corpus:
     """Per-language JSONL corpus with persistent dedup; see the module docstring."""
 
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
-                 run_options: dict[str, Any] | None = None) -> None:
+                 run_options: dict[str, Any] | None = None,
+                 recipe: dict[str, Any] | None = None) -> None:
         self.out_dir = Path(out_dir)
         self.options = options or CorpusOptions()
         self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -116,6 +117,7 @@ class Corpus:
         try:
             self._checkpoint = Checkpoint(self._db)
             self._check_compression()
+            self._check_recipe(recipe)
             self._dedup = self._open_dedup()
             self._writer.restore(self._checkpoint.shards())
             self._committed = self._checkpoint.counts()
@@ -163,6 +165,8 @@ class Corpus:
         (the Rejection's own, or ``dedup/<level>``). ``revisit``: see ``Deduplicator.check``."""
         self._pending["pages"] += 1
         self._pending.update(result.cuts)
+        if isinstance(result, Document) and result.edits:
+            self._pending.update(result.edits)
         verdict = self._dedup.check(result, revisit)
         if isinstance(verdict, Document):
             self._write(verdict)
@@ -252,6 +256,19 @@ class Corpus:
                 f"{self.out_dir} holds {stored} shards; pass --compression {stored}"
                 " or write to another folder")
 
+    def _check_recipe(self, recipe: dict[str, Any] | None) -> None:
+        """Refuse a run whose recipe (the settings that decide what the corpus holds: the
+        processing steps with every option, the statuses read) differs from the first run's."""
+        if recipe is None:
+            return
+        given = json.dumps(recipe, sort_keys=True)
+        stored = json.loads(self._checkpoint.setting("recipe", given))
+        difference = first_difference(stored, json.loads(given))
+        if difference:
+            raise CorpusMismatchError(
+                f"{self.out_dir} was written with other settings ({difference}): run with the "
+                "settings of its first run, or write to another folder")
+
     def _write_manifest(self) -> None:
         target = self.out_dir / MANIFEST_FILE
         temporary = target.with_suffix(".json.tmp")
@@ -291,6 +308,24 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
                    for p in checkpoint.positions()],
         "options": runs[-1]["options"] if runs else {}, "runs": runs,
     }
+
+
+def first_difference(stored: Any, given: Any, where: str = "") -> str | None:
+    """The first place two JSON values differ, as ``where: stored -> given``; None when equal."""
+    if isinstance(stored, dict) and isinstance(given, dict):
+        for key in sorted(stored.keys() | given.keys()):
+            found = first_difference(stored.get(key), given.get(key), f"{where}.{key}".lstrip("."))
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(given, list) and len(stored) == len(given):
+        for index, (old, new) in enumerate(zip(stored, given, strict=True)):
+            label = old.get("step", index) if isinstance(old, dict) else index
+            found = first_difference(old, new, f"{where}[{label}]")
+            if found:
+                return found
+        return None
+    return None if stored == given else f"{where or 'settings'}: {stored!r} then, {given!r} now"
 
 
 def recorded_options(options: object) -> object:

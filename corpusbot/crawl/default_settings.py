@@ -17,8 +17,7 @@ from scrapy.settings import BaseSettings
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, SHARD_BYTES_DEFAULT
 from corpusbot.dedup.near import THRESHOLD_DEFAULT
 from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT
-from corpusbot.extraction.modes import MODE_DEFAULT
-from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
+from corpusbot.filters.registry import PRESET_DEFAULT
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT
 
 # -- Where things go ---------------------------------------------------------
@@ -78,22 +77,35 @@ CORPUSBOT_PROCESS_TIMEOUT_SECONDS = TIMEOUT_SECONDS_DEFAULT
 """Time limit per page in a worker; a page still running then is rejected as
 ``process/timeout``. Default: 60 s (as ``corpusbot warc``)."""
 
-CORPUSBOT_PROCESS_MODE = MODE_DEFAULT
-"""Extraction mode (``corpusbot extract --help`` lists them). Default: default."""
+CORPUSBOT_PROCESS_PRESET = PRESET_DEFAULT
+"""The processing steps, by preset name (``corpusbot warc --help`` lists them).
+Default: basic."""
+
+CORPUSBOT_PROCESS_SET: dict[str, object] = {}
+"""Options of the preset's steps, ``{"step.option": value}``, as ``corpusbot
+warc --set step.option=value``: e.g. ``{"length.min_words": 30}``. Default:
+none, the preset's values."""
+
+CORPUSBOT_PROCESS_MODE = None
+"""Extraction mode (``corpusbot extract --help`` lists them), as
+``extract.mode``. Default: the preset's, default."""
 
 CORPUSBOT_PROCESS_LANGUAGES: list[str] = []
-"""Languages to keep (ISO 639-1 codes); empty keeps every language. Default: all."""
+"""Languages to keep (ISO 639-1 codes), as ``language.allowed``; empty keeps
+every language. Default: all."""
 
-CORPUSBOT_PROCESS_MIN_WORDS = MIN_WORDS_DEFAULT
-"""Fewest words a kept document has. Default: 50."""
+CORPUSBOT_PROCESS_MIN_WORDS = None
+"""Fewest words a kept document has, as ``length.min_words``. Default: the
+preset's, 50."""
 
-CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO = MAX_NONLETTER_RATIO_DEFAULT
-"""Largest share of non-letter characters in a kept text. Default: 0.3."""
+CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO = None
+"""Largest share of non-letter characters in a kept text, as
+``nonletters.max_ratio``. Default: the preset's, 0.3."""
 
 CORPUSBOT_PROCESS_METADATA = True
 """Read what each page declares about itself (JSON-LD, ``<meta>``: dates,
-authors, site name) into the record's ``meta``, as ``corpusbot warc`` does.
-Default: on."""
+authors, site name) into the record's ``meta``, as ``corpusbot warc`` does;
+as ``extract.metadata``. Default: on."""
 
 CORPUSBOT_DEDUP_LEVELS = [level for level in LEVELS if level in LEVELS_DEFAULT]
 """Dedup levels, of url, exact, near, paragraph. Default: url, exact, near."""

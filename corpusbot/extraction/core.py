@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.modes import CLEANED_MODES, MODE_DEFAULT, MODES
+from corpusbot.extraction.modes import CLEANED_MODES, MODE_DEFAULT, MODES, check_mode
 from corpusbot.html import decode, dom, titles
 from corpusbot.html.blocks import Block, segment
 from corpusbot.language import identify as language
@@ -71,8 +71,7 @@ def extract(
     ``mode`` (a caller's mistake); any input bytes give an ``Extraction``,
     empty with a ``reason`` when there is nothing to keep.
     """
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    check_mode(mode)
     try:
         return _extract(html, headers or {}, lang, mode, on_tree)
     except Exception:

@@ -56,3 +56,10 @@ CLEANED_MODES = frozenset({"default"})
 """Modes whose text loses soft hyphens and zero-width characters and comes in
 Unicode NFC; the published algorithms keep their text as the pages give it.
 NFC: multilingual-dev 0.9308 -> 0.9320 (Bengali snippets), the others unchanged."""
+
+
+def check_mode(mode: str) -> None:
+    """Raise ValueError naming the known modes when ``mode`` is not one: the one check of a
+    mode, for the API, the Processor's options and the datatrove step."""
+    if mode not in MODES:
+        raise ValueError(f"unknown extraction mode {mode!r}; known: {', '.join(MODES)}")

@@ -94,7 +94,9 @@ def test_paragraph_dedup_and_zstd_from_the_command_line(archives: Path, tmp_path
     assert len(read_shards(out)) == 5
     assert all(p.name.endswith(".jsonl.zst") for p in out.glob("*/*"))
     options = manifest(out)["options"]
-    assert options["processor"]["dedup"]["levels"] == ["exact", "near", "paragraph", "url"]
+    fingerprints = options["processor"]["steps"][-1]
+    assert fingerprints["step"] == "fingerprints"
+    assert fingerprints["levels"] == ["exact", "near", "paragraph", "url"]
 
 
 @pytest.mark.parametrize("option", [["--dedup-levels", "fuzzy"], ["--near-threshold", "2"],

@@ -36,7 +36,8 @@ def deduplicator(options: DedupOptions | None = None) -> Deduplicator:
 
 
 def document(html: bytes, url: str, options: DedupOptions | None = None) -> Document:
-    processor = Processor(ProcessorOptions(dedup=options or DedupOptions(), min_words=20))
+    processor = Processor(ProcessorOptions(dedup=options or DedupOptions(),
+                                           overrides={"length.min_words": 20}))
     result = processor.process(Page(url=url, body=html))
     assert isinstance(result, Document), result
     return result

@@ -53,7 +53,7 @@ def test_every_mode_extracts_the_article(mode: str):
 
 
 def test_unknown_mode_is_a_callers_error():
-    with pytest.raises(ValueError, match="unknown mode"):
+    with pytest.raises(ValueError, match="unknown extraction mode"):
         extract(PAGE, mode="fastest")
 
 

@@ -48,7 +48,8 @@ def test_the_worker_adds_declared_metadata_to_kept_documents():
 
 def test_metadata_is_off_only_when_asked_and_never_costs_the_text():
     page = Page(url=URL, body=_article(), headers={"Content-Type": "text/html"})
-    assert Processor(ProcessorOptions(metadata=False)).process(page).meta is None
+    without = Processor(ProcessorOptions(overrides={"extract.metadata": False}))
+    assert without.process(page).meta is None
     undated = Page(url="https://news.example/about",
                    body=b"<html><body><p>" + b"Words of a page with no date at all. " * 20
                    + b"</p></body></html>")
