@@ -107,6 +107,8 @@ CORPUSBOT_PROCESS_METADATA = True
 authors, site name) into the record's ``meta``, as ``corpusbot warc`` does;
 as ``extract.metadata``. Default: on."""
 
+# -- Deduplication (the workers' fingerprints and corpusbot.pipelines.corpus) --
+
 CORPUSBOT_DEDUP_LEVELS = [level for level in LEVELS if level in LEVELS_DEFAULT]
 """Dedup levels, of url, exact, near, paragraph. Default: url, exact, near."""
 
@@ -219,7 +221,7 @@ CORPUSBOT_INCREMENTAL_RESET_JOBDIR = True
 ``JOBDIR`` so that the next run starts from the start pages again and finds
 new articles; an interrupted crawl keeps it and resumes. Default: on."""
 
-# -- Progress (corpusbot.archive.progress) ---------------------------------------------
+# -- Progress (corpusbot.crawl.progress) -------------------------------------
 
 CORPUSBOT_PROGRESS_ENABLED = True
 """Report pages fetched and articles kept, per domain. Default: on."""
