@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import logging
 import math
-import os
 import re
 import sys
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
 from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT
-from corpusbot.archive.reader import ReaderOptions, find_archives
+from corpusbot.archive.reader import STATUSES_DEFAULT, ReaderOptions, find_archives
 from corpusbot.archive.runner import (
     COMMIT_PAGES_DEFAULT,
     COMMIT_SECONDS_DEFAULT,
@@ -58,11 +57,12 @@ _SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kmg]?)i?b?$", re.IGNORECASE)
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="archive files, folders, globs")
     parser.add_argument("-o", "--output", required=True, type=Path, help="corpus folder")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("-j", "--jobs", type=int, default=None,
                         help="worker processes (default: all cores)")
     add_step_options(parser)
-    parser.add_argument("--status", type=parse_statuses, default=frozenset({200}),
-                        help="HTTP statuses to keep, comma-separated (default: 200)")
+    parser.add_argument("--status", type=parse_statuses, default=STATUSES_DEFAULT,
+                        help="HTTP statuses to keep, comma-separated (default: "
+                        f"{','.join(map(str, sorted(STATUSES_DEFAULT)))})")
     parser.add_argument("--dedup", type=parse_dedup, metavar="PATH|redis://HOST:PORT/DB",
                         help="dedup index: an SQLite file (default: OUT/dedup.sqlite), or a "
                         "Redis URL shared by many processes and machines")
@@ -178,8 +178,9 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
                            dedup=dedup, dedup_path=None if shared else args.dedup,
                            dedup_url=shared)
-    run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,
-                     reader=ReaderOptions(statuses=args.status))
+    jobs = {} if args.jobs is None else {"jobs": args.jobs}  # RunOptions owns the default
+    run = RunOptions(commit_pages=args.commit_every, reader=ReaderOptions(statuses=args.status),
+                     **jobs)
     return processor, corpus, run
 
 
