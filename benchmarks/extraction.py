@@ -2,7 +2,7 @@
 
 Runs every corpusbot mode and the reference extractors (jusText, boilerpy3,
 trafilatura, readability-lxml, and a bare lxml parse as a speed floor) on
-the gold sets of ../shared/bench, scores them with corpusbot.extraction.evaluate (the
+the gold sets of ../shared/bench, scores them with corpusbot.eval.scoring (the
 rules of bench/README.md), prints a markdown table and optionally writes the
 figures as JSON. Speed is also given as a ratio to trafilatura's pages per
 second in the same run, which is what survives a change of machine.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from corpusbot.extraction.evaluate import ExtractFn, GoldSet, Score, load_gold, score
+from corpusbot.eval.scoring import ExtractFn, GoldSet, Score, load_gold, score
 
 log = logging.getLogger("benchmarks.extraction")
 

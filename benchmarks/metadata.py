@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from corpusbot import extract
-from corpusbot.extraction.evaluate import GoldPage, load_gold
+from corpusbot.eval.scoring import GoldPage, load_gold
 from corpusbot.html.metadata import extract_metadata
 
 log = logging.getLogger("benchmarks.metadata")

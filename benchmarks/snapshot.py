@@ -36,7 +36,7 @@ def digest(extraction: object) -> str:
 def snapshot(modes: list[str], sets: list[str]) -> dict[str, str]:
     """``mode/set/page`` -> digest of the page's extraction."""
     from corpusbot import extract
-    from corpusbot.extraction.goldsets import load_gold
+    from corpusbot.eval.goldsets import load_gold
 
     out: dict[str, str] = {}
     for name in sets:

@@ -15,7 +15,7 @@ text onto them (``web2text_data.align``), compute the features, then
    (``oracle``: the ceiling of any block labelling);
 2. the shipped model: the same training on all pages, with the pairwise
    weight that scored best in step 1, written to
-   ``corpusbot/extraction/web2text.npz``.
+   ``corpusbot/extraction/web2text/web2text.npz``.
 
 Everything is seeded and single-threaded, so a run reproduces the shipped
 file byte for byte. Needs the ``train`` extra (scikit-learn).
@@ -46,9 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from corpusbot.extraction import web2text
 from corpusbot.extraction.core import ReadPage, read_page
-from corpusbot.extraction.web2text_features import features
+from corpusbot.extraction.web2text import model as web2text
+from corpusbot.extraction.web2text.features import features
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web2text_data import WcxbPage, align, bag_scores, load_wcxb, macro_by_type
@@ -57,7 +57,7 @@ log = logging.getLogger("benchmarks.train_web2text")
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_WCXB = REPO.parent / "shared" / "bench" / "wcxb-dev"
-WEIGHTS = REPO / "corpusbot" / "extraction" / web2text.WEIGHTS_FILE
+WEIGHTS = REPO / "corpusbot" / "extraction" / "web2text" / web2text.WEIGHTS_FILE
 SEED = 13
 FOLDS = 5
 PAIRWISE_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0)

@@ -31,7 +31,7 @@ from pathlib import Path
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from corpusbot.extraction.evaluate import load_gold
+from corpusbot.eval.scoring import load_gold
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO.parent / "shared" / "bench"

@@ -5,7 +5,7 @@
 One process, one core, every extractor on each page in turn (``interleaved``):
 
 - ``scrapinghub`` and ``multilingual-dev`` are scored by
-  ``corpusbot.extraction.evaluate`` (the sets' own rules); ``web2text`` runs
+  ``corpusbot.eval.scoring`` (the sets' own rules); ``web2text`` runs
   with the shipped model, which never saw these sets.
 - ``wcxb-dev`` is scored by its bag-of-words rule, overall and per page type
   (``web2text_data.bag_scores``). Because the shipped model learned from
@@ -30,15 +30,15 @@ from pathlib import Path
 import numpy as np
 
 from corpusbot import extract
-from corpusbot.extraction import web2text
-from corpusbot.extraction.core import ReadPage, paragraph_text, read_page
-from corpusbot.extraction.evaluate import (
+from corpusbot.eval.scoring import (
     SNIPPETS,
     load_gold,
     macro_average,
     micro_average,
     score_page,
 )
+from corpusbot.extraction.core import ReadPage, paragraph_text, read_page
+from corpusbot.extraction.web2text import model as web2text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web2text_data import bag_scores, load_wcxb, macro_by_type

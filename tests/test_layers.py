@@ -15,6 +15,8 @@ SINKS = ("corpusbot.dedup", "corpusbot.corpus")
 CORE = ("corpusbot.html", "corpusbot.extraction", "corpusbot.language", "corpusbot.page",
         "corpusbot.document", "corpusbot.processor", "corpusbot.filters", "corpusbot.text")
 SOURCES = ("corpusbot.archive", "corpusbot.crawl", "corpusbot.spiders", "corpusbot.pipelines")
+TOOLS = ("corpusbot.eval",)
+"""Scoring against the gold sets: it reads and scores text, and imports no other layer."""
 
 
 def _modules() -> dict[str, Path]:
@@ -84,4 +86,10 @@ def test_the_core_imports_no_source_and_the_spider_no_pipeline() -> None:
              for other in others if _within(other, SOURCES)}
     wrong |= {("corpusbot.spiders.news", other) for other in graph["corpusbot.spiders.news"]
               if _within(other, ("corpusbot.pipelines",))}
+    assert not wrong
+
+
+def test_the_scorer_imports_nothing_of_the_other_layers() -> None:
+    wrong = {(name, other) for name, others in _graph().items() if _within(name, TOOLS)
+             for other in others if _within(other, SINKS + CORE + SOURCES)}
     assert not wrong

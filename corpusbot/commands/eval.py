@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from corpusbot import extract
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
-from corpusbot.extraction.evaluate import (
+from corpusbot.eval.scoring import (
     GoldSet,
     NotAGoldFolder,
     PageScore,

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from corpusbot.extraction import boilerpipe, default, grandparent, justext, web2text
+from corpusbot.extraction import grandparent, justext
+from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
+from corpusbot.extraction.default import composition as default
+from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block
 
 # Every mode returns the headline as the extraction's title, not also as the
@@ -33,7 +36,7 @@ def run_precise(page: PageBlocks) -> list[Block]:
 
 
 def run_default(page: PageBlocks) -> list[Block]:
-    """The best measured composition (see ``corpusbot.extraction.default``)."""
+    """The best measured composition (see ``corpusbot.extraction.default.composition``)."""
     return default.select(page)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from corpusbot.cli import main
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
-from corpusbot.extraction import evaluate
+from corpusbot.eval import scoring
 from tests.conftest import FIXTURES_DIR, bench_dir, needs_bench
 
 GOLD = FIXTURES_DIR / "gold"
@@ -94,7 +94,7 @@ def _runs_with_one_and_two_jobs(folder: Path, capsys, *options: str) -> list[dic
 @pytest.mark.parametrize("name", ["scrapinghub", "multilingual-dev", "wcxb"])
 def test_one_and_two_jobs_give_the_same_json(name, capsys, monkeypatch):
     # One page per task, so that both workers take pages of the three-page sets.
-    monkeypatch.setattr(evaluate, "PAGES_PER_TASK", 1)
+    monkeypatch.setattr(scoring, "PAGES_PER_TASK", 1)
     one, two = _runs_with_one_and_two_jobs(GOLD / name, capsys)
     assert _scores_without_timing(one) == _scores_without_timing(two)
 

@@ -6,9 +6,9 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from corpusbot.extraction import boilerpipe as bp
-from corpusbot.extraction import shallowtext as st
-from corpusbot.extraction.shallowtext import Label, Unit
+from corpusbot.extraction.boilerpipe import article as bp
+from corpusbot.extraction.boilerpipe import shallowtext as st
+from corpusbot.extraction.boilerpipe.shallowtext import Label, Unit
 from corpusbot.html import blocks as blocks_mod
 from corpusbot.html.blocks import Block
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpusbot.extraction.containers import ContainerNames
+from corpusbot.extraction.default.containers import ContainerNames
 from corpusbot.html import dom
 from corpusbot.html.blocks import segment
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from corpusbot import extract
-from corpusbot.extraction.evaluate import load_gold, score
+from corpusbot.eval.scoring import load_gold, score
 from tests.conftest import bench_dir, needs_bench
 
 # (mode, set) -> (precision floor, recall floor, F1 floor)

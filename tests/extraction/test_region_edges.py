@@ -7,9 +7,9 @@ assertions say what a reader would call its main text.
 from __future__ import annotations
 
 from corpusbot import extract
-from corpusbot.extraction import default
-from corpusbot.extraction.containers import ContainerNames
 from corpusbot.extraction.core import read_page
+from corpusbot.extraction.default import composition as default
+from corpusbot.extraction.default.containers import ContainerNames
 from tests.extraction.test_default_mode import article, page
 
 LEAD = (

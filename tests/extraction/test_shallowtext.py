@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from corpusbot.extraction import shallowtext as st
+from corpusbot.extraction.boilerpipe import shallowtext as st
 from corpusbot.html import dom
 from corpusbot.html.blocks import Block, segment
 

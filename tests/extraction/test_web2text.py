@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from corpusbot import extract
-from corpusbot.extraction import web2text
+from corpusbot.eval.scoring import load_gold, score
 from corpusbot.extraction.core import ReadPage, read_page
-from corpusbot.extraction.evaluate import load_gold, score
 from corpusbot.extraction.modes import MODES
-from corpusbot.extraction.web2text_features import FEATURE_NAMES, features
+from corpusbot.extraction.web2text import model as web2text
+from corpusbot.extraction.web2text.features import FEATURE_NAMES, features
 from tests.conftest import REPO, bench_dir, needs_bench
 
 ARTICLE = (
@@ -104,7 +104,7 @@ def test_viterbi_of_no_blocks_is_empty():
 
 
 def test_shipped_weights_load_from_the_package():
-    resource = files("corpusbot.extraction").joinpath(web2text.WEIGHTS_FILE)
+    resource = files("corpusbot.extraction.web2text").joinpath(web2text.WEIGHTS_FILE)
     assert resource.is_file()
     assert len(resource.read_bytes()) < 3_000_000
     model = web2text.shipped_model()

@@ -4,7 +4,7 @@
    text the other finds (jusText short paragraphs, Boilerpipe low-stop-word
    languages). ``candidates_of`` is where per-block verdicts combine.
 2. Drop candidates inside containers the page names as boilerplate
-   (``corpusbot.extraction.containers``), unless the containers of one name
+   (``corpusbot.extraction.default.containers``), unless the containers of one name
    hold most of the candidates' text (a forum thread in ``#comments``).
 3. Keep the article region: the grandparent groups (Viveros-Jiménez et al.
    2018) holding at least ``MIN_GROUP_SHARE`` of the largest group's text —
@@ -15,9 +15,9 @@
    algorithms chose their text and their blocks are paragraph-long (the
    first or last sections of a long article, in sibling containers),
    plus the lead paragraphs above the body inside its container
-   (``corpusbot.extraction.lead``).
+   (``corpusbot.extraction.default.lead``).
    When that region is a small part of the candidates, the candidates of
-   the page's own container join (``corpusbot.extraction.regions``).
+   the page's own container join (``corpusbot.extraction.default.regions``).
 4. Recover the blocks neither algorithm chose that lie inside the region's
    span (first to last kept block) with few links and no boilerplate name:
    short paragraphs, list items and table cells of the article itself, and
@@ -26,7 +26,7 @@
    Then the landmark holding the region (``<main>``, ``<article>``, else
    the deepest element holding every kept block) gives its link-poor,
    unnamed blocks when they add half the kept text
-   (``corpusbot.extraction.landmarks``): documentation and product pages.
+   (``corpusbot.extraction.default.landmarks``): documentation and product pages.
 5. Add a listing region (repeated items) that outweighs the kept text:
    listings, collections, search results.
 6. Drop the headline from the body: it is the extraction's ``title``.
@@ -58,17 +58,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from corpusbot.extraction import (
-    boilerpipe,
-    edges,
-    grandparent,
-    justext,
-    landmarks,
-    lead,
-    regions,
-)
-from corpusbot.extraction.containers import ContainerNames, exempt_holders
+from corpusbot.extraction import grandparent, justext
+from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
+from corpusbot.extraction.default import edges, landmarks, lead, regions
+from corpusbot.extraction.default.containers import ContainerNames, exempt_holders
 from corpusbot.html.blocks import Block, segment
 
 MAX_RECOVERED_LINK_DENSITY = justext.MAX_LINK_DENSITY_DEFAULT
@@ -215,7 +209,7 @@ def recover_inside(
     blocks: Sequence[Block], kept: Sequence[Block], names: ContainerNames
 ) -> list[Block]:
     """``kept``, plus the link-poor, unnamed blocks between its first and last,
-    and beside them in the same container (``corpusbot.extraction.edges``)."""
+    and beside them in the same container (``corpusbot.extraction.default.edges``)."""
     if not kept:
         return []
     chosen = {id(b) for b in kept}

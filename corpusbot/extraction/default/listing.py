@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from corpusbot.extraction.containers import ContainerNames
+from corpusbot.extraction.default.containers import ContainerNames
 from corpusbot.html.blocks import Block
 
 MIN_ITEMS = 4

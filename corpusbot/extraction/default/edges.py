@@ -16,7 +16,7 @@ Measured (F1 scrapinghub / multilingual-dev / wcxb-dev): 0.9685 / 0.9320 /
 same or higher. The wider choice, every block inside the lowest common
 ancestor of the span's ends, took the headings of the related-link boxes
 inside an article's container ("Auch interessant"): 0.9667 / 0.9162.
-With the landmark step of ``corpusbot.extraction.landmarks`` beside it,
+With the landmark step of ``corpusbot.extraction.default.landmarks`` beside it,
 stopping at a trailing heading: 0.9695 / 0.9346 / 0.8410 without the stop,
 0.9695 / 0.9354 / 0.8408 with it (wcxb page types within 0.002).
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from corpusbot.extraction.shallowtext import (
+from corpusbot.extraction.boilerpipe.shallowtext import (
     Label,
     Unit,
     classify,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from corpusbot.extraction.containers import ContainerNames
+from corpusbot.extraction.default.containers import ContainerNames
 from corpusbot.html.blocks import Block
 
 LANDMARK_TAGS = frozenset({"main", "article"})

@@ -5,7 +5,7 @@ Boilerplate Removal") labels every block of a page as content or
 boilerplate in three steps, followed here one function each:
 
 1. features of each block from the block and its DOM context
-   (``corpusbot.extraction.web2text_features``);
+   (``corpusbot.extraction.web2text.features``);
 2. a *unary* model giving each block its probability of being content, and a
    *pairwise* model giving each pair of neighbouring blocks the probability
    of each of the four label pairs (section 3.3);
@@ -35,7 +35,7 @@ from importlib.resources import files
 import numpy as np
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.web2text_features import FEATURE_NAMES, features
+from corpusbot.extraction.web2text.features import FEATURE_NAMES, features
 from corpusbot.html.blocks import Block
 
 WEIGHTS_FILE = "web2text.npz"
@@ -132,7 +132,7 @@ def model_arrays(model: Model) -> dict[str, np.ndarray]:
 @functools.cache
 def shipped_model() -> Model:
     """The model trained on WCXB that ships in the package."""
-    with files("corpusbot.extraction").joinpath(WEIGHTS_FILE).open("rb") as handle:
+    with files("corpusbot.extraction.web2text").joinpath(WEIGHTS_FILE).open("rb") as handle:
         with np.load(handle, allow_pickle=False) as stored:
             arrays = {key: stored[key] for key in stored.files}
     return model_from_arrays(arrays)

@@ -1,6 +1,6 @@
 """Score main-text extraction against a gold folder of ``../shared/bench``.
 
-The layouts are read by ``corpusbot.extraction.goldsets``; the rules are
+The layouts are read by ``corpusbot.eval.goldsets``; the rules are
 those of ``bench/README.md``, so that a score here matches the published
 tables:
 
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
-from corpusbot.extraction.goldsets import (
+from corpusbot.eval.goldsets import (
     LAYOUT_FILES,
     SCRAPINGHUB,
     SNIPPETS,

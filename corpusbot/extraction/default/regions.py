@@ -1,10 +1,10 @@
 """Regions the article rules miss: the page's own container, and listings.
 
 Two steps of the ``default`` composition for pages that are not one
-article (``corpusbot.extraction.default``): a page whose candidates are
+article (``corpusbot.extraction.default.composition``): a page whose candidates are
 spread over many small sections gets the container that holds most of
 them, and a page whose content is a list of items gets its listing region
-(``corpusbot.extraction.listing``) when that outweighs what was kept.
+(``corpusbot.extraction.default.listing``) when that outweighs what was kept.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from corpusbot.extraction import grandparent, listing
-from corpusbot.extraction.containers import ContainerNames
+from corpusbot.extraction import grandparent
+from corpusbot.extraction.default import listing
+from corpusbot.extraction.default.containers import ContainerNames
 from corpusbot.html.blocks import Block
 
 # A listing region joins the kept text when its items hold LISTING_RATIO
@@ -78,7 +79,7 @@ def with_listing(
 ) -> list[Block]:
     """``kept``, plus a listing region that outweighs it (the constants above).
 
-    A page whose main content is items (``corpusbot.extraction.listing``)
+    A page whose main content is items (``corpusbot.extraction.default.listing``)
     gives the algorithms little; its repeated items then join the text.
     """
     kept_chars = grandparent.group_chars(kept)

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from corpusbot.extraction.evaluate import (
+from corpusbot.eval.scoring import (
     SCRAPINGHUB,
     SNIPPETS,
     WCXB,

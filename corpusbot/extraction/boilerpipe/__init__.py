@@ -1,0 +1,1 @@
+"""Boilerpipe: the shallow-text features and classifiers, and the ArticleExtractor."""
