@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpusbot import filters
-from corpusbot.dedup.near import MinHasher
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.paragraph import paragraph_hash
 from corpusbot.document import Document, Rejection, reject
 from corpusbot.extraction.core import extract
 from corpusbot.extraction.modes import MODE_DEFAULT, MODES
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
+from corpusbot.fingerprints.paragraph import paragraph_hash
 from corpusbot.html.metadata import extract_metadata
 from corpusbot.language.identify import known_languages
 from corpusbot.page import Page

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from corpusbot.corpus.sink import CorpusOptions
 from corpusbot.crawl.default_settings import CorpusbotSettings
-from corpusbot.dedup.options import DedupOptions
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
 

@@ -44,10 +44,10 @@ from corpusbot.corpus.sink import (
     recorded_options,
 )
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.near import THRESHOLD_DEFAULT
-from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT, DedupOptions
 from corpusbot.extraction.modes import MODE_DEFAULT, MODES
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
+from corpusbot.fingerprints.minhash import THRESHOLD_DEFAULT
+from corpusbot.fingerprints.options import LEVELS, LEVELS_DEFAULT, DedupOptions
 from corpusbot.processor import Processor, ProcessorOptions
 
 log = logging.getLogger(__name__)

@@ -52,10 +52,10 @@ from corpusbot.corpus.shards import (
 from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT, URL, Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
 from corpusbot.dedup.near import optimal_bands
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 from corpusbot.document import SCHEMA_VERSION, Document, Rejection, reject
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)

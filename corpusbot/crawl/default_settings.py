@@ -15,10 +15,10 @@ from typing import Any
 from scrapy.settings import BaseSettings
 
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, SHARD_BYTES_DEFAULT
-from corpusbot.dedup.near import THRESHOLD_DEFAULT
-from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT
 from corpusbot.extraction.modes import MODE_DEFAULT
 from corpusbot.filters import MAX_NONLETTER_RATIO_DEFAULT, MIN_WORDS_DEFAULT
+from corpusbot.fingerprints.minhash import THRESHOLD_DEFAULT
+from corpusbot.fingerprints.options import LEVELS, LEVELS_DEFAULT
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT
 
 # -- Where things go ---------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 from corpusbot.crawl.seen import CHANGED, NEW, UNCHANGED
 from corpusbot.dedup.redis_index import bucket_count, place
-from corpusbot.dedup.url import url_key
+from corpusbot.fingerprints.url import url_key
 
 _TIMES = struct.Struct(">II")
 

@@ -11,6 +11,6 @@
   with compact (b-bit) signatures and per-owner journals for crash safety.
 """
 
-from corpusbot.dedup.options import DedupOptions
+from corpusbot.fingerprints.options import DedupOptions
 
 __all__ = ["DedupOptions"]

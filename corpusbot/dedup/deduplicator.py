@@ -21,8 +21,8 @@ import numpy as np
 
 from corpusbot.dedup.index import DedupIndex
 from corpusbot.dedup.near import band_keys, jaccard, optimal_bands
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.document import Document, Rejection
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.text import PARAGRAPH_SEPARATOR, hash64, normalise, tokens
 
 URL = "dedup/url"

@@ -16,9 +16,9 @@ import numpy as np
 
 from corpusbot.dedup.bbit import BITS_DEFAULT, compact
 from corpusbot.dedup.deduplicator import EXACT, NEAR, PARAGRAPH, Deduplicator, with_paragraphs
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.redis_index import SIGNATURES_PER_BLOCK, RedisIndex
 from corpusbot.document import Document, Rejection
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.text import tokens
 
 _VERDICTS = {1: EXACT, 2: NEAR, 3: PARAGRAPH}

@@ -18,10 +18,11 @@ from corpusbot.dedup.deduplicator import (
     Deduplicator,
 )
 from corpusbot.dedup.index import IndexMismatchError, SQLiteIndex
-from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.url import canonical_url
+from corpusbot.dedup.near import jaccard, optimal_bands
 from corpusbot.document import Document, Rejection
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
+from corpusbot.fingerprints.url import canonical_url
 from corpusbot.page import Page
 from corpusbot.processor import Processor, ProcessorOptions
 from corpusbot.text import hash64, normalise, tokens

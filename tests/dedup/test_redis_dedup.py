@@ -8,11 +8,12 @@ import pytest
 from corpusbot.dedup.bbit import compact, similarity
 from corpusbot.dedup.deduplicator import EXACT, LSH_FP_WEIGHT, NEAR, PARAGRAPH, URL
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands
-from corpusbot.dedup.options import DedupOptions
+from corpusbot.dedup.near import jaccard, optimal_bands
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 from corpusbot.document import Document
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.text import hash64
 from tests.corpus_support import page
 from tests.dedup.test_dedup import ALL_LEVELS, _article, deduplicator, document, edited
