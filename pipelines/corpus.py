@@ -27,10 +27,11 @@ from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.signals import corpus_committed
+from corpusbot.dedup.backends import IndexFactory
 from corpusbot.document import Document, Rejection
 from corpusbot.processor import ProcessorOptions
 
-from .options import corpus_options, processor_options
+from .options import corpus_options, dedup_index, processor_options
 
 logger = logging.getLogger(__name__)
 
@@ -50,18 +51,19 @@ class CorpusPipeline:
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
-        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")),
-                       corpus_options(settings), settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
+        options = corpus_options(settings)
+        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), options,
+                       settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
                        settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
         # Opened here, not in open_spider: a folder another run is writing to
         # stops the crawl before anything starts.
-        pipeline.open_corpus(processor_options(settings))
+        pipeline.open_corpus(processor_options(settings), dedup_index(settings, options))
         return pipeline
 
-    def open_corpus(self, processing: ProcessorOptions) -> None:
+    def open_corpus(self, processing: ProcessorOptions, index: IndexFactory | None = None) -> None:
         recorded = {"source": "crawl", "processor": recorded_options(processing),
                     "corpus": recorded_options(self.options)}
-        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded)
+        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded, index=index)
 
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)

@@ -150,6 +150,37 @@ for _, p in ipairs(kept) do answer[#answer + 1] = p end
 return answer
 """
 
+ADD = """
+-- A kept document's entries, unchecked (rebuilding the index from a corpus). ARGV:
+-- journal, prefix, then pairs of (key, field) to claim until an empty key, then the
+-- signature (empty: none), its bytes, the block size, and its band (key, field) pairs.
+local journal, prefix = ARGV[1], ARGV[2]
+local i = 3
+while ARGV[i] ~= "" do
+  if redis.call("HSETNX", ARGV[i], ARGV[i + 1], "") == 1 then
+    redis.call("RPUSH", journal, "h" .. ARGV[i] .. "\\n" .. ARGV[i + 1])
+  end
+  i = i + 2
+end
+local sig, sig_bytes, block = ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+if sig == "" then return 1 end
+local doc = redis.call("INCR", prefix .. "docs")
+local block_key = prefix .. "s:" .. math.floor(doc / block)
+if redis.call("EXISTS", block_key) == 0 then
+  redis.call("SET", block_key, string.rep("\\0", block * sig_bytes))
+end
+redis.call("SETRANGE", block_key, (doc % block) * sig_bytes, sig)
+redis.call("RPUSH", journal, "d" .. doc)
+local name = tostring(doc)
+for b = i + 4, #ARGV, 2 do
+  local key, field = ARGV[b], ARGV[b + 1]
+  local ids = redis.call("HGET", key, field)
+  redis.call("HSET", key, field, ids and (ids .. "," .. name) or name)
+  redis.call("RPUSH", journal, "b" .. name .. "\\n" .. key .. "\\n" .. field)
+end
+return 1
+"""
+
 RELEASE = """
 -- ARGV: journal (an epoch's list or the in-flight set), prefix, signature bytes,
 -- signatures per block. Undo every addition it lists, then drop it; returns how many.
