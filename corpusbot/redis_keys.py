@@ -67,11 +67,13 @@ class Layout:
     def __init__(self, prefix: str, capacity: int, bands: int) -> None:
         self.prefix = prefix
         self._buckets = {"u": bucket_count(capacity), "t": bucket_count(capacity),
+                         "n": bucket_count(capacity),
                          "p": bucket_count(capacity * PARAGRAPHS_PER_DOCUMENT),
                          "b": bucket_count(capacity * max(bands, 1))}
 
     def place(self, kind: str, key: int) -> tuple[str, bytes]:
-        """The hash key and field of the 64-bit ``key`` of ``kind`` (u, t, p or b)."""
+        """The hash key and field of the 64-bit ``key`` of ``kind``: u (URL), t (text),
+        p (paragraph), b (LSH band) or n (copies of a kept document)."""
         field_bits = BAND_FIELD_BYTES * 8 if kind == "b" else None
         return place(f"{self.prefix}{kind}", self._buckets[kind], key, field_bits)
 

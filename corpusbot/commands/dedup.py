@@ -1,11 +1,14 @@
-"""Dedup index maintenance: ``corpusbot dedup rebuild OUT... [--dedup URL]``.
+"""Dedup index maintenance: ``corpusbot dedup rebuild|copies OUT... [--dedup URL]``.
 
 A corpus refuses to run against an index that lost what it committed (a
 Redis restarted without persistence, a deleted ``dedup.sqlite``): run on,
 it would keep every page again. ``rebuild`` refills the index from the
 committed documents of every corpus folder given (a folder, or a folder of
 worker or task folders), then those corpora run again as before. Give every
-corpus that shares the index. Exit status: 0 done, 1 failed.
+corpus that shares the index. ``copies`` writes each folder's
+``copies.jsonl``: how many copies dedup dropped for each kept document, as
+the index counts them now (run it when the runs are done). Exit status: 0
+done, 1 failed.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import logging
 from pathlib import Path
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from corpusbot.corpus.reindex import corpus_folders, rebuild
+from corpusbot.corpus.reindex import COPIES_FILE, corpus_folders, rebuild, write_copies
 from corpusbot.corpus.sink import CorpusBusyError
 from corpusbot.dedup.backends import open_index
 from corpusbot.dedup.index import IndexMismatchError
@@ -25,8 +28,9 @@ log = logging.getLogger(__name__)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["rebuild"], metavar="ACTION", help="rebuild: refill the index from "
-                        "the committed corpora")
+    parser.add_argument("action", choices=["rebuild", "copies"], metavar="ACTION",
+                        help="rebuild: refill the index from the committed corpora; copies: "
+                        "write each folder's copies.jsonl")
     parser.add_argument("folders", nargs="+", metavar="OUT", type=Path,
                         help="corpus folders (or folders of worker or task folders)")
     parser.add_argument("--dedup", default="", metavar="PATH|redis://HOST:PORT/DB",
@@ -46,10 +50,15 @@ def run(args: argparse.Namespace) -> int:
         log.error("no corpus folder at %s", " ".join(map(str, args.folders)))
         return EXIT_FAILED
     try:
-        added = rebuild(folders, args.dedup)
+        if args.action == "rebuild":
+            summary = f"{rebuild(folders, args.dedup)} documents of {len(folders)} corpus " \
+                "folders added to the dedup index"
+        else:
+            counted = sum(write_copies(folder, args.dedup) for folder in folders)
+            summary = f"{counted} documents with copies, in {COPIES_FILE} of {len(folders)} folders"
     except (CorpusBusyError, IndexMismatchError, OSError) as error:
         log.error("%s", error)
         return EXIT_FAILED
     if not args.quiet:
-        print(f"{added} documents of {len(folders)} corpus folders added to the dedup index")
+        print(summary)
     return EXIT_OK

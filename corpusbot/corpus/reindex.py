@@ -1,4 +1,4 @@
-"""Rebuild a dedup index from the corpora committed against it.
+"""Passes over committed corpora and their dedup index: rebuild it, read copy counts.
 
 An index that lost what a corpus committed (a Redis restarted without
 persistence, a deleted ``dedup.sqlite``) is refused by that corpus: run on,
@@ -15,6 +15,15 @@ What a rebuild cannot bring back: the URLs of pages that were rejected or
 dropped as duplicates (a later run processes such a page again and drops it
 again, by its text), copy counts, and the exact signature of a document
 that paragraph dedup trimmed (it is recomputed from the trimmed text).
+
+``write_copies`` is how each kept document's copy count (FineWeb-2's
+cluster size, less one) reaches the output. The count lives in the index,
+which drops the copies, and grows after the document is written: by later
+runs, or by other processes and corpora sharing a Redis index. So no value
+written with the record could stay true; instead this pass, run when the
+runs are done, asks the index and writes ``OUT/copies.jsonl``: one
+``{"id": ..., "copies": n}`` line per committed document with a copy, in
+shard order (a document without a line has none).
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ import io
 import json
 import logging
 import os
+import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -32,7 +43,7 @@ from typing import Any
 from corpusbot.corpus.checkpoint import Checkpoint
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, PART_SUFFIX, ShardState
 from corpusbot.corpus.sink import DEDUP_FILE, LOCK_FILE, STATE_FILE, _lock, _open_database
-from corpusbot.dedup.backends import IndexHost, open_index
+from corpusbot.dedup.backends import IndexHost, OpenIndex, open_index
 from corpusbot.document import Document
 from corpusbot.fingerprints.minhash import MinHasher
 from corpusbot.fingerprints.options import DedupOptions
@@ -41,6 +52,8 @@ from corpusbot.fingerprints.url import url_key
 from corpusbot.text import PARAGRAPH_SEPARATOR, hash64, normalise, tokens
 
 logger = logging.getLogger(__name__)
+
+COPIES_FILE = "copies.jsonl"
 
 
 def corpus_folders(paths: list[Path]) -> list[Path]:
@@ -66,6 +79,38 @@ def rebuild(folders: list[Path], url: str) -> int:
 
 
 def _rebuild_one(folder: Path, url: str) -> int:
+    with _opened(folder, url) as (connection, checkpoint, index):
+        connection.execute("BEGIN IMMEDIATE")
+        count = 0
+        options = index.options
+        minhash = MinHasher(options.num_perm, options.shingle, options.seed)
+        for record in committed_records(folder, checkpoint):
+            index.add(document_of(record, options, minhash))
+            count += 1
+        index.prepare()
+        connection.execute("COMMIT")
+        index.committed()
+        return count
+
+
+def write_copies(folder: Path, url: str) -> int:
+    """Write ``folder/copies.jsonl`` from the index ``url``; how many documents have copies."""
+    with _opened(folder, url) as (_, checkpoint, index):
+        ids = [record["id"] for record in committed_records(folder, checkpoint)]
+        counts = index.copies(ids)
+    target = folder / COPIES_FILE
+    temporary = target.with_name(target.name + ".tmp")
+    with temporary.open("w") as file:
+        for doc_id in ids:
+            if counts.get(doc_id):
+                file.write(json.dumps({"id": doc_id, "copies": counts[doc_id]}) + "\n")
+    os.replace(temporary, target)
+    return len(counts)
+
+
+@contextmanager
+def _opened(folder: Path, url: str) -> Iterator[tuple[sqlite3.Connection, Checkpoint, OpenIndex]]:
+    """The folder locked, its state, and the index opened as its owner (nothing checked)."""
     lock = _lock(folder / LOCK_FILE)
     connection = _open_database(folder / STATE_FILE)
     try:
@@ -74,18 +119,9 @@ def _rebuild_one(folder: Path, url: str) -> int:
         index = open_index(url, options).open(
             IndexHost(folder, connection, checkpoint, folder / DEDUP_FILE), rebuilding=True)
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            count = 0
-            minhash = MinHasher(options.num_perm, options.shingle, options.seed)
-            for record in committed_records(folder, checkpoint):
-                index.add(document_of(record, options, minhash))
-                count += 1
-            index.prepare()
-            connection.execute("COMMIT")
-            index.committed()
+            yield connection, checkpoint, index
         finally:
             index.close()
-        return count
     finally:
         connection.close()
         os.close(lock)

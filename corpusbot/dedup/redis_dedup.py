@@ -33,10 +33,16 @@ from corpusbot.dedup.deduplicator import (
     NEAR,
     PARAGRAPH,
     Deduplicator,
+    owner_of,
     with_paragraphs,
 )
 from corpusbot.dedup.near import optimal_bands
-from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+from corpusbot.dedup.redis_index import (
+    RedisAddress,
+    RedisIndex,
+    owner_bytes,
+    owner_from_bytes,
+)
 from corpusbot.document import Document, Rejection
 from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.redis_keys import SIGNATURES_PER_BLOCK
@@ -96,7 +102,8 @@ class RedisDeduplicator(Deduplicator):
     def add(self, doc: Document) -> None:
         """Record ``doc`` as kept without checking it (rebuilding the index from a corpus)."""
         self._fingerprints(doc)
-        place, options, args = self.redis.layout.place, self.options, []
+        place, options = self.redis.layout.place, self.options
+        args: list[bytes | str | int | float] = [owner_bytes(owner_of(doc))]
         kinds = [("u", doc.url_key)] if options.uses("url") else []
         kinds += [("t", doc.content_hash)] if options.uses("exact") else []
         if options.uses("paragraph"):
@@ -140,23 +147,34 @@ class RedisDeduplicator(Deduplicator):
             return True
         return self.redis.claim("u", key)
 
-    def _url_owner(self, key: int | None) -> int | None:
-        return None  # the Redis index does not name the kept page of a URL (yet)
-
     def _check_document(self, doc: Document) -> Verdict:
         self._fingerprints(doc)
-        answer = self.redis.decide(self._arguments(doc), self._adopted)
+        url = self.redis.layout.place("u", doc.url_key) if self.options.uses("url") else ("", b"")
+        answer = self.redis.decide(self._arguments(doc), self._adopted,
+                                   owner_bytes(owner_of(doc)), url)
         self._adopted = b""
-        code, kept = answer[0], answer[1:]
+        code = int(answer[0])
         if code in _VERDICTS:
-            return Verdict(reason=_VERDICTS[code])
+            return self._dropped(_VERDICTS[code], owner_from_bytes(answer[1]))
         if code != _TRIMMED:
             return Verdict(document=doc)
+        return Verdict(document=self._trimmed(doc, int(answer[1]), [int(i) for i in answer[2:]],
+                                              url))
+
+    def _trimmed(self, doc: Document, slot: int, kept: list[int],
+                 url: tuple[str, bytes]) -> Document:
+        """``doc`` without the paragraphs DECIDE found seen, its entries renamed to its
+        new id; its new text hash is known too."""
         trimmed = with_paragraphs(doc, [doc.paragraphs[i] for i in kept],
                                   [doc.paragraph_hashes[i] for i in kept])
         if self.options.uses("exact") and trimmed.content_hash != doc.content_hash:
-            self.redis.claim("t", trimmed.content_hash)  # its new text is known too
-        return Verdict(document=trimmed)
+            self.redis.claim("t", trimmed.content_hash, owner_bytes(owner_of(trimmed)))
+        place = self.redis.layout.place
+        places = [url] if url[0] else []
+        places += [place("t", doc.content_hash)] if self.options.uses("exact") else []
+        places += [place("p", h) for h in trimmed.paragraph_hashes if h]
+        self.redis.reown(owner_of(doc), owner_of(trimmed), slot, places)
+        return trimmed
 
     def _arguments(self, doc: Document) -> list[bytes | str | int | float]:
         place, options = self.redis.layout.place, self.options

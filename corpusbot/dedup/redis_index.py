@@ -35,7 +35,16 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from corpusbot.dedup.index import IndexMismatchError
 from corpusbot.dedup.redis_calls import RETRY_SECONDS_DEFAULT, Caller, client, once
-from corpusbot.dedup.redis_scripts import ADD, ADOPT, CLAIM, CLAIM_IN_FLIGHT, DECIDE, RELEASE
+from corpusbot.dedup.redis_scripts import (
+    ADD,
+    ADOPT,
+    CLAIM,
+    CLAIM_IN_FLIGHT,
+    COPY,
+    DECIDE,
+    RELEASE,
+    REOWN,
+)
 from corpusbot.redis_keys import (
     CAPACITY_DEFAULT,
     PREFIX_DEFAULT,
@@ -84,6 +93,19 @@ class RedisAddress:
         return cls(url, int(capacity), prefix, retry_seconds)
 
 
+def owner_bytes(owner: int) -> bytes:
+    """An index owner (a ``Document.id`` as a signed integer) as the 8 bytes Redis keeps."""
+    return (owner & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "big")
+
+
+def owner_from_bytes(value: bytes) -> int:
+    """The owner of 8 stored bytes; 0 (unknown) for anything else, as entries made before
+    owners were kept (empty values) or a zeroed slot."""
+    if len(value) != 8:
+        return 0
+    return int.from_bytes(value, "big", signed=True)
+
+
 class RedisIndex:
     """Dedup storage in Redis, owned per corpus folder; see the module docstring."""
 
@@ -102,7 +124,8 @@ class RedisIndex:
         register = redis_client.register_script
         self._claim, self._decide = register(once(CLAIM)), register(once(DECIDE))
         self._claim_in_flight = register(once(CLAIM_IN_FLIGHT))
-        self._add = register(once(ADD))
+        self._add, self._copy, self._reown = register(once(ADD)), register(once(COPY)), \
+            register(once(REOWN))
         self._adopt, self._release = register(ADOPT), register(RELEASE)
 
     @classmethod
@@ -135,11 +158,12 @@ class RedisIndex:
     def journal(self, epoch: int | None = None) -> str:
         return self.keys.journal(self.owner, self.epoch if epoch is None else epoch)
 
-    def claim(self, kind: str, key: int) -> bool:
-        """Add ``key`` of ``kind`` unless present; True when this call added it."""
+    def claim(self, kind: str, key: int, owner: bytes = b"") -> bool:
+        """Add ``key`` of ``kind`` (for the kept document ``owner``) unless present; True when
+        this call added it."""
         name, field = self.layout.place(kind, key)
         self.round_trips += 1
-        return bool(self.calls.script(self._claim, [name, field, self.journal()]))
+        return bool(self.calls.script(self._claim, [name, field, self.journal(), owner]))
 
     def in_flight(self) -> str:
         """The set of URLs claimed by pages read but not yet checked."""
@@ -159,18 +183,49 @@ class RedisIndex:
         self.round_trips += 1
         self.calls.run(lambda: self._adopt(args=[self.in_flight(), item, self.journal()]))
 
-    def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"") -> list[int]:
+    def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"",
+               owner: bytes = b"", url: tuple[str, bytes] = ("", b"")) -> list[Any]:
         """Run the DECIDE script (``args`` between the prefix and the in-flight set, see
-        the script), adopting the in-flight URL claim ``adopted`` on the way."""
+        the script), adopting the in-flight URL claim ``adopted`` on the way; ``owner`` and
+        the URL's place name the document on the entries it adds."""
         self.round_trips += 1
-        answer = self.calls.script(self._decide, [self.journal(), self.address.prefix, *args,
-                                                  self.in_flight(), adopted])
-        return [int(x) for x in answer]
+        return list(self.calls.script(self._decide, [self.journal(), self.address.prefix,
+                                                     *args, self.in_flight(), adopted,
+                                                     owner, *url]))
 
     def add(self, args: Sequence[bytes | str | int | float]) -> None:
         """Run the ADD script (rebuilding: a kept document's entries, unchecked)."""
         self.round_trips += 1
         self.calls.script(self._add, [self.journal(), self.address.prefix, *args])
+
+    def reown(self, old: int, new: int, doc: int, places: Sequence[tuple[str, bytes]]) -> None:
+        """Entries of owner ``old`` (and signature slot ``doc``) now belong to ``new``."""
+        self.round_trips += 1
+        args: list[bytes | str | int] = [owner_bytes(old), owner_bytes(new), self.address.prefix,
+                                         SIGNATURES_PER_BLOCK, doc]
+        for name, field in places:
+            args += [name, field]
+        self.calls.script(self._reown, args)
+
+    def url_owner(self, key: int) -> int | None:
+        """The kept document of URL ``key`` (0 unknown), or None when it is not known."""
+        self.round_trips += 1
+        value = self.calls.run(lambda: self._client.hget(*self.layout.place("u", key)))
+        return None if value is None else owner_from_bytes(value)
+
+    def add_copy(self, owner: int) -> None:
+        """One more copy dropped for the kept document ``owner`` (journaled)."""
+        self.round_trips += 1
+        name, field = self.layout.place("n", owner)
+        self.calls.script(self._copy, [name, field, self.journal()])
+
+    def copies(self, owners: Sequence[int]) -> dict[int, int]:
+        """The copies dropped for each of ``owners`` that has any."""
+        pipe = self._client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hget(*self.layout.place("n", owner))
+        counts = self.calls.run(pipe.execute)
+        return {o: int(n) for o, n in zip(owners, counts, strict=True) if n and int(n) > 0}
 
     def committed(self) -> None:
         """The owner's SQLite commit of ``epoch`` is durable: its additions now count."""
