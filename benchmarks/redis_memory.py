@@ -101,7 +101,7 @@ def run_redis(docs: list[Document], url: str, options: DedupOptions) -> dict[str
     before, kept, started = index.memory(), 0, time.perf_counter()
     for n, doc in enumerate(docs, 1):
         if dedup.admit(doc.url_key):
-            kept += isinstance(dedup.check(doc), Document)
+            kept += dedup.check(doc).kept
         if n % COMMIT_EVERY == 0:
             index.committed()
     index.committed()

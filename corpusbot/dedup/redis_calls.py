@@ -93,11 +93,11 @@ class Caller:
                 self.generation]
         return self.run(lambda: script(args=[*head, *args]))
 
-    def run(self, call: Callable[[], T]) -> T:
-        """``call()``, retried on connection errors for ``retry_seconds``."""
+    def run(self, call: Callable[[], T], *, retry: bool = True) -> T:
+        """``call()``, retried on connection errors for ``retry_seconds`` (or not at all)."""
         import redis  # noqa: PLC0415
 
-        deadline = None
+        deadline = None if retry else time.monotonic()
         for attempt in range(1_000_000):
             try:
                 return call()

@@ -89,9 +89,9 @@ class RedisDeduplicator(Deduplicator):
 
     def release(self) -> None:
         """Abort: take back what was not committed, at once if Redis answers (else the next
-        opening of this folder does it)."""
+        opening of this folder does it: no waiting here)."""
         try:
-            self.redis.release()
+            self.redis.release(retry=False)
         except ConnectionError as error:
             logger.warning("could not release the uncommitted dedup entries now (%s); "
                            "the next run of this folder releases them", error)

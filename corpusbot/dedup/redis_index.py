@@ -234,17 +234,18 @@ class RedisIndex:
         self.calls.run(lambda: self._client.delete(journal))
         self.epoch += 1
 
-    def release(self, epoch: int | None = None) -> int:
+    def release(self, epoch: int | None = None, *, retry: bool = True) -> int:
         """Take back every addition journaled under ``epoch`` (default: the open one, and
         the URLs still in flight)."""
         journals = [self.journal(epoch)] if epoch is not None else [
             self.journal(), self.in_flight()]
-        return sum(self._release_journal(name) for name in journals)
+        return sum(self._release_journal(name, retry=retry) for name in journals)
 
-    def _release_journal(self, name: str) -> int:
+    def _release_journal(self, name: str, *, retry: bool = True) -> int:
         self.round_trips += 1
         return int(self.calls.run(lambda: self._release(
-            args=[name, self.address.prefix, self.signature_bytes, SIGNATURES_PER_BLOCK])))
+            args=[name, self.address.prefix, self.signature_bytes, SIGNATURES_PER_BLOCK]),
+            retry=retry))
 
     def for_owner(self, owner: str) -> RedisIndex:
         """The same index as seen by another ``owner`` (to release what it left behind)."""

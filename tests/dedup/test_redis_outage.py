@@ -169,3 +169,34 @@ def test_a_short_outage_is_ridden_out(tmp_path: Path) -> None:
         server.wait(10)
     assert sorted(ids(out)) == sorted(ids(tmp_path / "reference"))
     assert len(set(texts(out))) == len(texts(out))
+
+
+def test_a_crawl_whose_redis_index_goes_away_stops_in_one_line_with_exit_2(
+        tmp_path: Path) -> None:
+    from tests.newssite.client import TEST_SETTINGS, NewsSite
+
+    server, port = start_redis(tmp_path)
+    out = tmp_path / "out"
+    try:
+        with NewsSite(latency=0.5) as site:
+            command = [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o",
+                       str(out)]
+            for setting in (*TEST_SETTINGS, "CORPUSBOT_CORPUS_COMMIT_ITEMS=1",
+                            f"CORPUSBOT_DEDUP_URL=redis://127.0.0.1:{port}/0?retry_seconds=1"):
+                command += ["-s", setting]
+            process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+            try:
+                wait_for_commits(out, 1, process)
+                server.kill()
+                server.wait(10)
+                _, stderr = process.communicate(timeout=180)
+            finally:
+                process.kill()
+    finally:
+        server.kill()
+        server.wait(10)
+    assert process.returncode == 2, stderr[-3000:]
+    assert "did not answer for 1 s" in stderr and "Traceback" not in stderr
+    errors = [line for line in stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "corpusbot.pipelines.corpus" in errors[0], errors
