@@ -45,8 +45,8 @@ import warc as bench_warc  # noqa: E402 - the archive builders, beside this scri
 from corpusbot.archive.reader import ArchiveReader  # noqa: E402
 from corpusbot.archive.runner import Runner, RunOptions  # noqa: E402
 from corpusbot.corpus.sink import Corpus  # noqa: E402
-from corpusbot.dedup.near import MinHasher  # noqa: E402
-from corpusbot.dedup.url import url_key  # noqa: E402
+from corpusbot.fingerprints.minhash import MinHasher  # noqa: E402
+from corpusbot.fingerprints.url import url_key  # noqa: E402
 from corpusbot.language.identify import LanguageIdentifier  # noqa: E402
 from corpusbot.page import Page  # noqa: E402
 from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402

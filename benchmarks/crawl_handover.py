@@ -124,7 +124,7 @@ def politeness(site: NewsSite, out: Path, redis_url: str, delay: float) -> dict[
     sites = out.parent / "sites.toml"
     sites.write_text(f'[site."127.0.0.1"]\ndelay_seconds = {delay}\n')
     settings = ["CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2",
-                "CORPUSBOT_REDIS_CRAWL=polite", f"CORPUSBOT_DEDUP_PATH={redis_url}?prefix=polite:",
+                "CORPUSBOT_REDIS_CRAWL=polite", f"CORPUSBOT_DEDUP_URL={redis_url}?prefix=polite:",
                 f"CORPUSBOT_SPIDER_SITES_FILE={sites}", "CLOSESPIDER_PAGECOUNT=60"]
     since = len(site.arrivals())
     processes = [start(site, out, redis_url, name, settings) for name in ("one", "two")]
@@ -159,12 +159,12 @@ def main(argv: list[str] | None = None) -> None:
             with NewsSite(bench=bench if bench.is_dir() else None, copies=args.copies,
                           latency=args.latency) as site:
                 reference = [*base, "CORPUSBOT_REDIS_CRAWL=reference",
-                             f"CORPUSBOT_DEDUP_PATH={url}?prefix=reference:"]
+                             f"CORPUSBOT_DEDUP_URL={url}?prefix=reference:"]
                 for process in [start(site, folder / "reference", url, name, reference)
                                 for name in ("one", "two")]:
                     process.wait()
                 killed = [*base, "CORPUSBOT_REDIS_CRAWL=killed",
-                          f"CORPUSBOT_DEDUP_PATH={url}?prefix=killed:",
+                          f"CORPUSBOT_DEDUP_URL={url}?prefix=killed:",
                           *(PLAIN if args.plain else ())]
                 moments = killed_crawl(site, folder / "killed", url, killed, kills=args.kills,
                                        rng=random.Random(args.seed), plain=args.plain)

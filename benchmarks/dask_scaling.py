@@ -43,6 +43,7 @@ from corpusbot.archive.dask_runner import DaskRunner, local_cluster  # noqa: E40
 from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT, split  # noqa: E402
 from corpusbot.archive.runner import RunOptions  # noqa: E402
 from corpusbot.corpus.sink import CorpusOptions  # noqa: E402
+from corpusbot.dedup.backends import open_index  # noqa: E402
 from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
 from tests.conftest import bench_dir  # noqa: E402
 from tests.corpus_support import Rec, write_warc  # noqa: E402
@@ -128,9 +129,10 @@ def timed_run(workers: int, files: list[Path], out: Path, redis_url: str,
     redis.Redis.from_url(redis_url).flushall()
     shutil.rmtree(out, ignore_errors=True)
     with local_cluster(workers) as cluster:
-        runner = DaskRunner(Processor(ProcessorOptions()), out, CorpusOptions(dedup_url=redis_url),
-                            RunOptions(), scheduler=cluster.scheduler_address,
-                            range_bytes=range_bytes)
+        options = ProcessorOptions()
+        runner = DaskRunner(Processor(options), out, CorpusOptions(dedup=redis_url),
+                            RunOptions(), index=open_index(redis_url, options.dedup),
+                            scheduler=cluster.scheduler_address, range_bytes=range_bytes)
         with CpuMeter(_workers(cluster)) as meter:
             started = time.perf_counter()
             runner.run(files)

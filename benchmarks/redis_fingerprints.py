@@ -26,7 +26,7 @@ from scrapy import Request  # noqa: E402
 from scrapy_redis.dupefilter import RFPDupeFilter  # noqa: E402
 
 from corpusbot.crawl.redis_frontier import CompactDupeFilter  # noqa: E402
-from corpusbot.dedup.redis_index import bucket_count  # noqa: E402
+from corpusbot.redis_keys import bucket_count  # noqa: E402
 from tests.redis_support import start_redis  # noqa: E402
 
 

@@ -41,12 +41,13 @@ sys.path.insert(0, str(REPO))
 from corpusbot.dedup.bbit import compact, similarity  # noqa: E402
 from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT, Deduplicator  # noqa: E402
 from corpusbot.dedup.index import SQLiteIndex  # noqa: E402
-from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands  # noqa: E402
-from corpusbot.dedup.options import DedupOptions  # noqa: E402
-from corpusbot.dedup.paragraph import paragraph_hash  # noqa: E402
+from corpusbot.dedup.near import jaccard, optimal_bands  # noqa: E402
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes  # noqa: E402
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex  # noqa: E402
 from corpusbot.document import Document  # noqa: E402
+from corpusbot.fingerprints.minhash import MinHasher  # noqa: E402
+from corpusbot.fingerprints.options import DedupOptions  # noqa: E402
+from corpusbot.fingerprints.paragraph import paragraph_hash  # noqa: E402
 from corpusbot.text import PARAGRAPH_SEPARATOR, hash64, normalise  # noqa: E402
 from tests.redis_support import start_redis  # noqa: E402
 
@@ -100,7 +101,7 @@ def run_redis(docs: list[Document], url: str, options: DedupOptions) -> dict[str
     before, kept, started = index.memory(), 0, time.perf_counter()
     for n, doc in enumerate(docs, 1):
         if dedup.admit(doc.url_key):
-            kept += isinstance(dedup.check(doc), Document)
+            kept += dedup.check(doc).kept
         if n % COMMIT_EVERY == 0:
             index.committed()
     index.committed()

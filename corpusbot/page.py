@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from corpusbot.dedup.url import url_key
+from corpusbot.fingerprints.url import url_key
 
 
 @dataclass(slots=True, frozen=True)
@@ -24,7 +24,7 @@ class Page:
     offset: int | None = None
     status: int = 200
     url_key: int = field(init=False, repr=False, compare=False)
-    """The URL's dedup key (``corpusbot.dedup.url``), computed once where the page is made."""
+    """The URL's dedup key (``corpusbot.fingerprints.url``), computed where the page is made."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "url_key", url_key(self.url))

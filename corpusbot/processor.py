@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.document import Document, Rejection, reject
 from corpusbot.filters.registry import FIRST, LAST, PRESET_DEFAULT, build_steps
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.page import Page
 from corpusbot.steps import PageState, Step
 

@@ -11,6 +11,11 @@ a page's markup before its parse counts as ``corpusbot/html/cut/<reason>``. The 
 commits every ``CORPUSBOT_CORPUS_COMMIT_ITEMS`` items or
 ``CORPUSBOT_CORPUS_COMMIT_SECONDS``, and at the end; after each commit the
 ``corpus_committed`` signal lets the incremental store commit in turn.
+
+A dedup index that stops answering (past its retry time) or lost what this
+corpus committed stops the crawl with one line (finish reason
+``dedup-index-unavailable``, exit 2): the corpus is left at its last commit,
+which the next run resumes from.
 """
 
 from __future__ import annotations
@@ -22,17 +27,21 @@ from typing import Any, Self
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
 
 from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.signals import corpus_committed
+from corpusbot.dedup.backends import IndexFactory, IndexLostError, IndexUnavailableError
 from corpusbot.document import Document, Rejection
 from corpusbot.processor import ProcessorOptions
 
-from .options import corpus_options, processor_options
+from .options import corpus_options, dedup_index, processor_options
 
 logger = logging.getLogger(__name__)
+
+INDEX_FAILED = "dedup-index-unavailable"
 
 
 class CorpusPipeline:
@@ -50,18 +59,19 @@ class CorpusPipeline:
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
-        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")),
-                       corpus_options(settings), settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
+        options = corpus_options(settings)
+        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), options,
+                       settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
                        settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
         # Opened here, not in open_spider: a folder another run is writing to
         # stops the crawl before anything starts.
-        pipeline.open_corpus(processor_options(settings))
+        pipeline.open_corpus(processor_options(settings), dedup_index(settings, options))
         return pipeline
 
-    def open_corpus(self, processing: ProcessorOptions) -> None:
+    def open_corpus(self, processing: ProcessorOptions, index: IndexFactory | None = None) -> None:
         recorded = {"source": "crawl", "processor": processing.describe(),
                     "corpus": recorded_options(self.options)}
-        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded,
+        self.corpus = Corpus(self.out_dir, self.options, run_options=recorded, index=index,
                              recipe={"processor": processing.describe()})
 
     async def process_item(self, item: Any) -> Any:
@@ -69,7 +79,13 @@ class CorpusPipeline:
         result = adapter.get("result")
         if not isinstance(result, (Document, Rejection)):
             return item
-        reason = self._add(result, bool(adapter.get("revisit")))
+        if self.corpus is None:  # stopped: the index failed
+            raise DropItem(f"not added, the corpus stopped: {result.url}", log_level="DEBUG")
+        try:
+            reason = self._add(result, bool(adapter.get("revisit")))
+        except (IndexUnavailableError, IndexLostError) as error:
+            self._stop(error)
+            raise DropItem(f"not added: {result.url}", log_level="DEBUG") from None
         for cut in result.cuts:
             self.stats.inc_value(f"corpusbot/{cut}")
         self._maybe_commit()
@@ -86,6 +102,18 @@ class CorpusPipeline:
         self.corpus.close()
         self.corpus = None
         self.crawler.signals.send_catch_log(corpus_committed)
+
+    def _stop(self, error: Exception) -> None:
+        """The index failed: one line, the corpus back to its last commit, the crawl closing."""
+        logger.error("%s", error)
+        if self.corpus is not None:
+            self.corpus.abort()
+            self.corpus = None
+        engine = self.crawler.engine
+        if hasattr(engine, "close_spider_async"):  # Scrapy 2.14 and later
+            deferred_from_coro(engine.close_spider_async(reason=INDEX_FAILED))
+        else:
+            engine.close_spider(self.crawler.spider, INDEX_FAILED)
 
     def _add(self, result: Document | Rejection, revisit: bool) -> str | None:
         """Add ``result``; None when kept, else the reason it was not."""

@@ -8,12 +8,15 @@ agree.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import warnings
+
+from scrapy.exceptions import ScrapyDeprecationWarning
 
 from corpusbot.corpus.sink import CorpusOptions
 from corpusbot.crawl.default_settings import CorpusbotSettings
-from corpusbot.dedup.options import DedupOptions
+from corpusbot.dedup.backends import IndexFactory, open_index
 from corpusbot.filters.registry import overrides_from
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
 
@@ -40,16 +43,28 @@ def processor_options(settings: CorpusbotSettings) -> ProcessorOptions:
     )
 
 
+def index_url(settings: CorpusbotSettings) -> str:
+    """``CORPUSBOT_DEDUP_URL``; in a shared crawl, by default the crawl's own Redis."""
+    url = settings.get("CORPUSBOT_DEDUP_URL")
+    if not url and settings.get("CORPUSBOT_DEDUP_PATH"):
+        warnings.warn("CORPUSBOT_DEDUP_PATH is renamed CORPUSBOT_DEDUP_URL (it takes a path or "
+                      "a URL); the old name stops working in a later release",
+                      ScrapyDeprecationWarning, stacklevel=2)
+        url = settings.get("CORPUSBOT_DEDUP_PATH")
+    return str(url or settings.get("CORPUSBOT_REDIS_URL") or "")
+
+
 def corpus_options(settings: CorpusbotSettings) -> CorpusOptions:
-    dedup_path = settings.get("CORPUSBOT_DEDUP_PATH")
-    shared = dedup_path if "://" in dedup_path else None  # redis://host:port/db
     return CorpusOptions(
         compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
         shard_bytes=settings.getint("CORPUSBOT_CORPUS_SHARD_BYTES"),
-        dedup=dedup_options(settings),
-        dedup_path=Path(dedup_path) if dedup_path and not shared else None,
-        dedup_url=shared,
+        dedup=index_url(settings),
     )
+
+
+def dedup_index(settings: CorpusbotSettings, options: CorpusOptions) -> IndexFactory:
+    """The index ``options`` name, checking with the options the Processor fingerprints by."""
+    return open_index(options.dedup, processor_options(settings).dedup)
 
 
 def worker_count(settings: CorpusbotSettings) -> int:

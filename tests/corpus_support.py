@@ -109,9 +109,9 @@ def make_doc(i: int, lang: str = "en", words: int = 80):
     """A Document with its own random text, fingerprinted as the Processor does."""
     import random
 
-    from corpusbot.dedup.near import MinHasher
-    from corpusbot.dedup.url import url_key
     from corpusbot.document import Document
+    from corpusbot.fingerprints.minhash import MinHasher
+    from corpusbot.fingerprints.url import url_key
     from corpusbot.text import hash64, normalise, tokens
 
     rng = random.Random(i)

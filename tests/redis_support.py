@@ -25,13 +25,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_redis(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """A redis-server without persistence on 127.0.0.1, answering pings."""
+def start_redis(folder: Path, port: int | None = None,
+                persist: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+    """A redis-server on 127.0.0.1 (on ``port``, or a free one), answering pings: without
+    persistence, or with an append-only file synced at every write (``persist``)."""
     import redis
 
-    port = free_port()
+    port = port or free_port()
+    durability = ["--appendonly", "yes", "--appendfsync", "always"] if persist else [
+        "--appendonly", "no"]
     server = subprocess.Popen(
-        ["redis-server", "--save", "", "--appendonly", "no", "--port", str(port),
+        ["redis-server", "--save", "", *durability, "--port", str(port),
          "--bind", "127.0.0.1", "--dir", str(folder)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = redis.Redis(port=port)

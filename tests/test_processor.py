@@ -7,11 +7,11 @@ import pickle
 import numpy as np
 import pytest
 
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.url import url_key
 from corpusbot.document import SCHEMA_VERSION, Document, Rejection
 from corpusbot.filters import basic as filters
 from corpusbot.filters.basic import _nonletter_ratio_by_regex, nonletter_ratio
+from corpusbot.fingerprints.options import DedupOptions
+from corpusbot.fingerprints.url import url_key
 from corpusbot.page import Page
 from corpusbot.processor import Processor, ProcessorOptions
 from corpusbot.steps import Drop, PageState, Step

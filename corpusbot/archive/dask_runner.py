@@ -10,7 +10,7 @@ starts, each record in exactly one range), so that one large archive keeps
 every worker busy. A worker runs the ordinary ``Runner`` over its file or
 range with one job, into the task's own corpus folder ``OUT/tasks/<task>/``
 (shards, checkpoint, manifest), deduplicating against the shared Redis
-index (``CorpusOptions.dedup_url``, required). A task's key is a hash of
+index (``index``, from ``open_index``: a shared one is required). A task's key is a hash of
 the file's path and size (and the range's offsets), so the same command run
 again finds the same folders: finished files and ranges are skipped without
 being sent, and a task that was cut short resumes at its last commit.
@@ -50,6 +50,7 @@ from corpusbot.archive.runner import (
 )
 from corpusbot.corpus.merge import read_manifest, write_merged_manifest
 from corpusbot.corpus.sink import Corpus, CorpusOptions
+from corpusbot.dedup.backends import IndexFactory
 from corpusbot.processor import Processor
 
 logger = logging.getLogger(__name__)
@@ -79,10 +80,10 @@ def task_key(part: ByteRange | Path) -> str:
 
 
 def run_task(processor: Processor, corpus_options: CorpusOptions, run_options: RunOptions,
-             folder: str, part: ByteRange) -> dict[str, Any]:
+             folder: str, part: ByteRange, *, index: IndexFactory) -> dict[str, Any]:
     """One file or range into its own corpus folder, on a worker; this attempt's counts."""
     logging.getLogger("warcio").setLevel(logging.ERROR)
-    corpus = Corpus(Path(folder), corpus_options, run_options={"task": part.key},
+    corpus = Corpus(Path(folder), corpus_options, run_options={"task": part.key}, index=index,
                     recipe=recipe(processor.options, run_options))
     runner = Runner(processor, corpus,
                     replace(run_options, jobs=1, start_method=TASK_START_METHOD))
@@ -107,12 +108,12 @@ class DaskRunner:
     """Runs archive files as Dask tasks into one corpus; see the module docstring."""
 
     def __init__(self, processor: Processor, out_dir: Path, corpus_options: CorpusOptions,
-                 run_options: RunOptions, *, scheduler: str,
+                 run_options: RunOptions, *, index: IndexFactory, scheduler: str,
                  progress: Progress | None = None,
                  range_bytes: int = RANGE_BYTES_DEFAULT) -> None:
-        if corpus_options.dedup_url is None:
+        if not index.shared:
             raise ValueError("a Dask run needs the shared dedup index: --dedup redis://HOST:PORT/DB")
-        self.processor, self.out_dir = processor, Path(out_dir)
+        self.processor, self.out_dir, self.index = processor, Path(out_dir), index
         self.corpus_options, self.run_options = corpus_options, run_options
         self.scheduler, self.progress = scheduler, progress
         self.range_bytes = range_bytes
@@ -159,7 +160,7 @@ class DaskRunner:
         failed = 0
         with connect(self.scheduler) as client:
             futures = {client.submit(run_task, self.processor, self.corpus_options,
-                                     self.run_options, str(folder), part,
+                                     self.run_options, str(folder), part, index=self.index,
                                      key=f"corpusbot-{folder.name}", retries=TASK_RETRIES,
                                      pure=False): part for folder, part in todo}
             for future in as_completed(futures):

@@ -37,6 +37,7 @@ from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderO
 from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.checkpoint import InputPosition
 from corpusbot.corpus.sink import Corpus
+from corpusbot.dedup.deduplicator import check_same
 from corpusbot.document import Rejection
 from corpusbot.page import Page
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT, InlinePool, Pool, Result, WorkerPool
@@ -125,6 +126,7 @@ class Runner:
 
     def __init__(self, processor: Processor, corpus: Corpus, options: RunOptions | None = None,
                  progress: Progress | None = None) -> None:
+        check_same(processor.options.dedup, corpus.dedup_options)  # one line, before any work
         self.processor, self.corpus = processor, corpus
         self.options = options or RunOptions()
         self.progress = progress

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.extraction.modes import MODES
 from corpusbot.filters.registry import (
     PRESET_DEFAULT,
@@ -19,6 +18,7 @@ from corpusbot.filters.registry import (
     overrides_from,
     parse_assignments,
 )
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
 

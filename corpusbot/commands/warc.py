@@ -44,9 +44,16 @@ from corpusbot.corpus.sink import (
     CorpusOptions,
     recorded_options,
 )
+from corpusbot.dedup.backends import (
+    IndexFactory,
+    IndexLostError,
+    IndexUnavailableError,
+    open_index,
+)
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.near import THRESHOLD_DEFAULT
-from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT, DedupOptions
+from corpusbot.dedup.redis_calls import RETRY_SECONDS_DEFAULT
+from corpusbot.fingerprints.minhash import THRESHOLD_DEFAULT
+from corpusbot.fingerprints.options import LEVELS, LEVELS_DEFAULT, DedupOptions
 from corpusbot.processor import Processor, ProcessorOptions
 
 log = logging.getLogger(__name__)
@@ -63,9 +70,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", type=parse_statuses, default=STATUSES_DEFAULT,
                         help="HTTP statuses to keep, comma-separated (default: "
                         f"{','.join(map(str, sorted(STATUSES_DEFAULT)))})")
-    parser.add_argument("--dedup", type=parse_dedup, metavar="PATH|redis://HOST:PORT/DB",
+    parser.add_argument("--dedup", default="", metavar="PATH|redis://HOST:PORT/DB",
                         help="dedup index: an SQLite file (default: OUT/dedup.sqlite), or a "
-                        "Redis URL shared by many processes and machines")
+                        "Redis URL shared by many processes and machines "
+                        "(?retry_seconds=S: how long to wait for it when it stops answering, "
+                        f"default {RETRY_SECONDS_DEFAULT:.0f})")
     parser.add_argument("--dask", metavar="SCHEDULER|local:N",
                         help="run the files as tasks on a Dask cluster (its scheduler's "
                         "address), or on N local workers; needs --dedup redis://...")
@@ -89,11 +98,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
                         f"(default: {COMMIT_PAGES_DEFAULT})")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
-
-
-def parse_dedup(text: str) -> Path | str:
-    """A Redis URL stays a string; anything else is the path of an SQLite index."""
-    return text if "://" in text else Path(text)
 
 
 def parse_megabytes(text: str) -> int:
@@ -140,7 +144,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         prepare_output(args.output)
         report = _build(args, paths, processor_options, corpus_options, run_options)
-    except (CorpusBusyError, CorpusMismatchError, IndexMismatchError, OSError) as error:
+    except IndexUnavailableError as error:
+        log.error("%s", error)
+        return EXIT_PARTIAL
+    except (CorpusBusyError, CorpusMismatchError, IndexMismatchError, IndexLostError,
+            OSError) as error:
         log.error("%s", error)
         return EXIT_FAILED
     warn_if_filtered_out(report.stats["pages"], report.stats["documents"],
@@ -172,12 +180,10 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     levels = frozenset(x.strip() for x in args.dedup_levels.split(",") if x.strip())
     dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
     processor = processor_options(args, dedup)
-    shared = args.dedup if isinstance(args.dedup, str) else None
-    if getattr(args, "dask", None) and shared is None:
-        raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
     corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
-                           dedup=dedup, dedup_path=None if shared else args.dedup,
-                           dedup_url=shared)
+                           dedup=args.dedup)
+    if getattr(args, "dask", None) and not open_index(corpus.dedup, dedup).shared:
+        raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
     jobs = {} if args.jobs is None else {"jobs": args.jobs}  # RunOptions owns the default
     run = RunOptions(commit_pages=args.commit_every, reader=ReaderOptions(statuses=args.status),
                      **jobs)
@@ -188,9 +194,12 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
            corpus_options: CorpusOptions, run_options: RunOptions) -> RunReport:
     recorded = {"processor": processor_options.describe(),
                 "corpus": recorded_options(corpus_options), "jobs": run_options.jobs}
+    # One DedupOptions, the Processor's, for both the fingerprints and the index.
+    index = open_index(corpus_options.dedup, processor_options.dedup)
     if args.dask:
-        return _build_on_dask(args, paths, processor_options, corpus_options, run_options)
-    corpus = Corpus(args.output, corpus_options, run_options=recorded,
+        return _build_on_dask(args, paths, processor_options, corpus_options, run_options,
+                              index=index)
+    corpus = Corpus(args.output, corpus_options, run_options=recorded, index=index,
                     recipe=recipe(processor_options, run_options))
     progress = None if args.quiet else ProgressBar()
     runner = Runner(Processor(processor_options), corpus, run_options, progress)
@@ -207,13 +216,14 @@ def _build(args: argparse.Namespace, paths: list[Path], processor_options: Proce
 
 def _build_on_dask(args: argparse.Namespace, paths: list[Path],
                    processor_options: ProcessorOptions, corpus_options: CorpusOptions,
-                   run_options: RunOptions) -> RunReport:
+                   run_options: RunOptions, *, index: IndexFactory) -> RunReport:
     """The files as tasks on a Dask cluster (``corpusbot.archive.dask_runner``)."""
     from corpusbot.archive.dask_runner import DaskRunner  # optional: corpusbot[dask]  # noqa: PLC0415
 
     progress = None if args.quiet else ProgressBar()
-    runner = DaskRunner(Processor(processor_options), args.output, corpus_options, run_options,
-                        scheduler=args.dask, progress=progress, range_bytes=args.dask_range_mb)
+    runner = DaskRunner(Processor(processor_options), args.output, corpus_options,
+                        run_options, index=index, scheduler=args.dask, progress=progress,
+                        range_bytes=args.dask_range_mb)
     try:
         return runner.run(paths)
     finally:

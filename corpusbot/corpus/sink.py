@@ -17,11 +17,17 @@ crawl uses it the same way from its main process (``corpusbot.pipelines``).
 appends kept documents to the per-language shards (``corpusbot.corpus.shards``) and
 counts every outcome: ``documents/<lang>``, ``rejected/<reason>``, and each cut made
 to a page's markup before its parse, ``html/cut/<reason>``.
+
+The dedup index is handed in (``index=open_index(url, dedup_options)``,
+``corpusbot.dedup.backends``; by default the SQLite file ``OUT/dedup.sqlite``
+with default options) and opened against this corpus's state: the sink
+knows no backend, only the index's commit hooks.
 ``commit`` makes the shards, the dedup index, the input positions and the
 counts durable together: shards are synced first, then one SQLite
-transaction over ``OUT/state.sqlite`` and the attached index
-(``OUT/dedup.sqlite`` unless ``dedup_path`` says otherwise) commits, then
-finished shards get their final names and ``manifest.json`` is rewritten.
+transaction over ``OUT/state.sqlite`` (with the index's ``prepare``: the
+SQLite index is attached to it, the Redis one stores its epoch there)
+commits, then the index is told (``committed``), finished shards get their
+final names and ``manifest.json`` is rewritten.
 A crash anywhere leaves the previous commit, which opening the corpus
 again restores (``ShardWriter.restore``); nothing kept is lost or doubled.
 """
@@ -32,9 +38,8 @@ import json
 import logging
 import os
 import sqlite3
-import uuid
 from collections import Counter
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -49,13 +54,10 @@ from corpusbot.corpus.shards import (
     ShardWriter,
     check_codec,
 )
-from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT, URL, Deduplicator
-from corpusbot.dedup.index import SQLiteIndex
-from corpusbot.dedup.near import optimal_bands
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
-from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+from corpusbot.dedup.backends import IndexFactory, IndexHost, OpenIndex, open_index
+from corpusbot.dedup.deduplicator import URL
 from corpusbot.document import SCHEMA_VERSION, Document, Rejection, reject
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
@@ -81,13 +83,12 @@ class CorpusOptions:
 
     compression: str = COMPRESSION_DEFAULT
     shard_bytes: int = SHARD_BYTES_DEFAULT
-    dedup: DedupOptions = field(default_factory=DedupOptions)
-    dedup_path: Path | None = None
-    dedup_url: str | None = None  # redis://host:port/db: the index shared by many processes
+    dedup: str = ""
+    """The dedup index's URL (``corpusbot.dedup.backends``): "" for ``OUT/dedup.sqlite``, a
+    path or ``sqlite:///PATH``, or ``redis://host:port/db`` shared by many processes."""
 
     def __post_init__(self) -> None:
-        if self.dedup_url is not None:
-            RedisAddress.parse(self.dedup_url)  # a bad URL fails here, in one line
+        open_index(self.dedup, DedupOptions())  # a bad URL fails here, in one line
         if self.compression not in COMPRESSIONS:
             raise ValueError(f"unknown compression {self.compression!r}; "
                              f"known: {', '.join(COMPRESSIONS)}")
@@ -100,25 +101,27 @@ class Corpus:
     """Per-language JSONL corpus with persistent dedup; see the module docstring."""
 
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
-                 run_options: dict[str, Any] | None = None,
+                 run_options: dict[str, Any] | None = None, *,
+                 index: IndexFactory | None = None,
                  recipe: dict[str, Any] | None = None) -> None:
         self.out_dir = Path(out_dir)
         self.options = options or CorpusOptions()
+        self.index_factory = _index_factory(self.options, index)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._lock = _lock(self.out_dir / LOCK_FILE)
-        self._db = _open_database(self.out_dir / STATE_FILE,
-                                  self.options.dedup_path or self.out_dir / DEDUP_FILE)
+        self._db = _open_database(self.out_dir / STATE_FILE)
         self._writer = ShardWriter(self.out_dir, self.options.compression,
                                    self.options.shard_bytes)
         self._pending: Counter[str] = Counter()
         self._positions: dict[str, InputPosition] = {}
         self._closed = False
-        self._shared: RedisIndex | None = None
+        self._dedup: OpenIndex | None = None
         try:
             self._checkpoint = Checkpoint(self._db)
             self._check_compression()
             self._check_recipe(recipe)
-            self._dedup = self._open_dedup()
+            self._dedup = self.index_factory.open(IndexHost(
+                self.out_dir, self._db, self._checkpoint, self.out_dir / DEDUP_FILE))
             self._writer.restore(self._checkpoint.shards())
             self._committed = self._checkpoint.counts()
             self._db.execute("BEGIN IMMEDIATE")
@@ -127,32 +130,20 @@ class Corpus:
             self._release()  # a refused folder stays free for the next attempt
             raise
 
-    def _open_dedup(self) -> Deduplicator:
-        """The SQLite index committed with the shards, or the shared Redis one.
-
-        With Redis, this folder owns its additions until their shards commit:
-        the epoch committed last is stored with the checkpoint, and opening
-        adopts or releases what an earlier run of this folder left pending.
-        """
-        if self.options.dedup_url is None:
-            return Deduplicator(SQLiteIndex(self._db, "dedup"), self.options.dedup)
-        owner = self._checkpoint.setting("dedup_owner", uuid.uuid4().hex)
-        committed = int(self._checkpoint.setting("dedup_epoch", "0"))
-        dedup = self.options.dedup
-        self._shared = RedisIndex.connect(
-            RedisAddress.parse(self.options.dedup_url), owner, committed,
-            bands=optimal_bands(dedup.threshold, dedup.num_perm, LSH_FP_WEIGHT)[0],
-            signature_bytes=signature_bytes(dedup))
-        return RedisDeduplicator(self._shared, dedup)
+    @property
+    def index(self) -> OpenIndex:
+        """The dedup index this corpus decides against."""
+        assert self._dedup is not None, "the corpus is closed"
+        return self._dedup
 
     @property
-    def shared_index(self) -> RedisIndex | None:
-        """The shared Redis dedup index this folder owns entries in, if it uses one."""
-        return self._shared
+    def dedup_options(self) -> DedupOptions:
+        """The options the index checks with: the Processor's fingerprints must match them."""
+        return self.index_factory.options
 
     def admit(self, page: Page) -> Rejection | None:
         """None when ``page`` should be processed; a ``dedup/url`` Rejection when its URL was."""
-        if self._dedup.admit(page.url_key):
+        if self.index.admit(page.url_key):
             return None
         return reject(page, URL)
 
@@ -167,11 +158,11 @@ class Corpus:
         self._pending.update(result.cuts)
         if isinstance(result, Document) and result.edits:
             self._pending.update(result.edits)
-        verdict = self._dedup.check(result, revisit)
-        if isinstance(verdict, Document):
-            self._write(verdict)
+        verdict = self.index.check(result, revisit)
+        if verdict.document is not None:
+            self._write(verdict.document)
             return None
-        reason = result.reason if isinstance(result, Rejection) else str(verdict)
+        reason = verdict.reason or "dedup"
         self._pending[f"rejected/{reason}"] += 1
         return reason
 
@@ -207,11 +198,9 @@ class Corpus:
         self._checkpoint.save_shards(self._writer.flush())
         self._checkpoint.save_positions(list(self._positions.values()))
         self._checkpoint.add_counts(self._pending)
-        if self._shared is not None:
-            self._checkpoint.save_setting("dedup_epoch", str(self._shared.epoch))
+        self.index.prepare()
         self._db.execute("COMMIT")
-        if self._shared is not None:
-            self._shared.committed()
+        self.index.committed()
         self._committed.update(self._pending)
         self._pending.clear()
         self._positions.clear()
@@ -231,8 +220,7 @@ class Corpus:
         """Release the folder without committing: the next open restores the last commit."""
         if not self._closed:
             self._db.execute("ROLLBACK")
-            if self._shared is not None:
-                self._shared.release()  # what was not committed stops blocking other workers
+            self.index.release()  # what was not committed stops blocking other workers
             self._release()
 
     def __enter__(self) -> Corpus:
@@ -276,8 +264,8 @@ class Corpus:
         os.replace(temporary, target)
 
     def _release(self) -> None:
-        if self._shared is not None:
-            self._shared.close()
+        if self._dedup is not None:
+            self._dedup.close()
         self._writer.close()
         self._db.close()
         os.close(self._lock)
@@ -357,17 +345,22 @@ def _lock(path: Path) -> int:
     return descriptor
 
 
-def _open_database(state: Path, dedup: Path) -> sqlite3.Connection:
-    """The state database with the dedup index attached, both in rollback-journal mode.
+def _index_factory(options: CorpusOptions, index: IndexFactory | None) -> IndexFactory:
+    """The index handed in, which must be the one the options name; by default that one with
+    default dedup options."""
+    if index is None:
+        return open_index(options.dedup, DedupOptions())
+    if index.url != options.dedup:
+        raise ValueError(f"the corpus options name the dedup index {options.dedup!r}, "
+                         f"the index handed in is {index.url!r}")
+    return index
 
-    With rollback journals (not WAL) SQLite commits a transaction over
-    attached databases atomically, so index and checkpoint never disagree.
-    """
-    dedup.parent.mkdir(parents=True, exist_ok=True)
+
+def _open_database(state: Path) -> sqlite3.Connection:
+    """The state database, in rollback-journal mode (an SQLite index is attached to it, and
+    SQLite commits a transaction over attached databases atomically only without WAL)."""
     connection = sqlite3.connect(state, isolation_level=None, check_same_thread=False)
-    connection.execute("ATTACH DATABASE ? AS dedup", (str(dedup),))
-    for schema in ("main", "dedup"):
-        connection.execute(f"PRAGMA {schema}.journal_mode = DELETE")
-        connection.execute(f"PRAGMA {schema}.synchronous = FULL")
-        connection.execute(f"PRAGMA {schema}.cache_size = -{_CACHE_KIB}")
+    connection.execute("PRAGMA journal_mode = DELETE")
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.execute(f"PRAGMA cache_size = -{_CACHE_KIB}")
     return connection

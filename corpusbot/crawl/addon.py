@@ -17,6 +17,7 @@ from scrapy.utils.misc import load_object
 
 from corpusbot import __version__
 from corpusbot.crawl.default_settings import POLITENESS, defaults, user_agent
+from corpusbot.redis_keys import CrawlKeys
 
 logger = logging.getLogger(__name__)
 
@@ -75,15 +76,14 @@ SHARED_COMPONENTS: dict[str, dict[str, int]] = {
 def _share_through_redis(settings: Settings) -> None:
     """scrapy-redis's scheduler with corpusbot's hand-over (``redis_handover``), and the
     shared components (``redis_frontier``)."""
-    url, crawl = settings.get("CORPUSBOT_REDIS_URL"), settings.get("CORPUSBOT_REDIS_CRAWL")
+    keys = CrawlKeys(settings.get("CORPUSBOT_REDIS_CRAWL"))
     for name, value in {
         "SCHEDULER": "corpusbot.crawl.redis_handover.HandOverScheduler",
         "SCHEDULER_QUEUE_CLASS": "corpusbot.crawl.redis_handover.HandOverQueue",
         "SCHEDULER_PERSIST": True,
         "DUPEFILTER_CLASS": "corpusbot.crawl.redis_frontier.CompactDupeFilter",
-        "REDIS_URL": url, "SCHEDULER_QUEUE_KEY": f"{crawl}:%(spider)s:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{crawl}:%(spider)s:fingerprints",
-        "CORPUSBOT_DEDUP_PATH": url,
+        "REDIS_URL": settings.get("CORPUSBOT_REDIS_URL"),
+        "SCHEDULER_QUEUE_KEY": keys.requests(), "SCHEDULER_DUPEFILTER_KEY": keys.fingerprints(),
     }.items():
         settings.set(name, value, priority="addon")
     for setting, components in SHARED_COMPONENTS.items():

@@ -15,9 +15,9 @@ from typing import Any
 from scrapy.settings import BaseSettings
 
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, SHARD_BYTES_DEFAULT
-from corpusbot.dedup.near import THRESHOLD_DEFAULT
-from corpusbot.dedup.options import LEVELS, LEVELS_DEFAULT
 from corpusbot.filters.registry import PRESET_DEFAULT
+from corpusbot.fingerprints.minhash import THRESHOLD_DEFAULT
+from corpusbot.fingerprints.options import LEVELS, LEVELS_DEFAULT
 from corpusbot.pool import TIMEOUT_SECONDS_DEFAULT
 
 # -- Where things go ---------------------------------------------------------
@@ -115,10 +115,15 @@ CORPUSBOT_DEDUP_LEVELS = [level for level in LEVELS if level in LEVELS_DEFAULT]
 CORPUSBOT_DEDUP_NEAR_THRESHOLD = THRESHOLD_DEFAULT
 """Jaccard similarity from which a document is a near duplicate. Default: 0.8."""
 
+CORPUSBOT_DEDUP_URL = ""
+"""The dedup index (``corpusbot.dedup.backends``), to share one between
+corpora: an SQLite file (a path or ``sqlite:///PATH``), or a Redis URL
+(``redis://host:6379/0``) shared by processes on many machines. Default:
+``<CORPUSBOT_OUTPUT_DIR>/dedup.sqlite``; in a shared crawl, the crawl's
+``CORPUSBOT_REDIS_URL``."""
+
 CORPUSBOT_DEDUP_PATH = ""
-"""The dedup index, to share one between corpora: an SQLite file, or a Redis
-URL (``redis://host:6379/0``) shared by processes on many machines. Default:
-``<CORPUSBOT_OUTPUT_DIR>/dedup.sqlite``."""
+"""The old name of ``CORPUSBOT_DEDUP_URL``: still read, with a deprecation warning."""
 
 # -- A crawl shared by several processes (corpusbot.crawl.redis_frontier) -------
 
@@ -127,7 +132,7 @@ CORPUSBOT_REDIS_URL = ""
 scrapy-redis scheduler (one request queue for every process), the compact
 request-fingerprint filter, the per-site rate shared by all processes, start
 requests queued once, and the dedup index in the same Redis unless
-``CORPUSBOT_DEDUP_PATH`` names another. ``corpusbot crawl --redis URL`` sets
+``CORPUSBOT_DEDUP_URL`` names another. ``corpusbot crawl --redis URL`` sets
 it. Default: empty, one process."""
 
 CORPUSBOT_REDIS_CRAWL = "corpusbot"

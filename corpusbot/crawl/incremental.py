@@ -46,10 +46,11 @@ def _store(settings: CorpusbotSettings) -> SeenStore:
         import redis  # optional extra: corpusbot[distributed-crawl]  # noqa: PLC0415
 
         from corpusbot.crawl.redis_seen import RedisSeenStore  # noqa: PLC0415
+        from corpusbot.redis_keys import CrawlKeys  # noqa: PLC0415
 
         return RedisSeenStore(  # type: ignore[return-value]
             redis.Redis.from_url(settings.get("CORPUSBOT_REDIS_URL")),
-            f"{settings.get('CORPUSBOT_REDIS_CRAWL')}:",
+            CrawlKeys(settings.get("CORPUSBOT_REDIS_CRAWL")).seen(),
             settings.getint("CORPUSBOT_REDIS_URLS_CAPACITY"))
     return SeenStore(settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
         Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "crawl-seen.sqlite"))

@@ -40,7 +40,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.sites import SiteConfig, load_site_config
-from corpusbot.dedup.redis_index import bucket_count, place
+from corpusbot.redis_keys import bucket_count, place
 
 logger = logging.getLogger(__name__)
 

@@ -247,12 +247,14 @@ class HandOverScheduler(Scheduler):
         index, owner = self._dedup_index(), self.server.hget(f"{self.prefix}owners", name)
         if index is None or owner is None:
             return 0
-        return index.for_owner(owner.decode()).abandon()
+        return int(index.abandon(owner.decode()))
 
     def _dedup_index(self) -> Any:
-        """The shared dedup index of this process's corpus (None without one)."""
+        """The shared dedup index of this process's corpus (None without one): the one whose
+        entries belong to an owner that another process may have to release."""
         for component in getattr(self.crawler.engine.scraper.itemproc, "middlewares", ()):
             corpus = getattr(component, "corpus", None)
-            if getattr(corpus, "shared_index", None) is not None:
-                return corpus.shared_index
+            index = getattr(corpus, "index", None) if corpus is not None else None
+            if hasattr(index, "abandon"):
+                return index
         return None

@@ -4,7 +4,7 @@ Same questions and answers as ``SeenStore`` (``status``, ``changed``,
 ``mark``, ``commit``), for the processes of one ``corpusbot crawl --redis``
 crawl: a URL processed by any of them is skipped by all, unless its sitemap
 or feed now declares a later change. Stored compactly: the canonical URL's
-64-bit key in bucketed hashes (``corpusbot.dedup.redis_index.place``), the
+64-bit key in bucketed hashes (``corpusbot.redis_keys.place``), the
 value two 32-bit times (the fetch and the declared change, in seconds since
 1970; 0 when unknown), 8 bytes. Marks are written, in one pipelined round
 trip, by ``commit``, which the caller runs after the corpus commit.
@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from corpusbot.crawl.seen import CHANGED, NEW, UNCHANGED
-from corpusbot.dedup.redis_index import bucket_count, place
-from corpusbot.dedup.url import url_key
+from corpusbot.fingerprints.url import url_key
+from corpusbot.redis_keys import bucket_count, place
 
 _TIMES = struct.Struct(">II")
 
@@ -40,8 +40,8 @@ def seconds(iso: str | None) -> int:
 class RedisSeenStore:
     """``SeenStore`` over Redis; see the module docstring."""
 
-    def __init__(self, server: Any, prefix: str, capacity: int) -> None:
-        self.server, self.name = server, f"{prefix}seen"
+    def __init__(self, server: Any, name: str, capacity: int) -> None:
+        self.server, self.name = server, name  # CrawlKeys.seen()
         self.buckets = bucket_count(capacity)
         self.pending: dict[int, tuple[int, int]] = {}
 

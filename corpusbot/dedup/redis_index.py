@@ -27,46 +27,51 @@ from __future__ import annotations
 
 import copy
 import logging
-import math
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.redis_scripts import ADOPT, CLAIM, CLAIM_IN_FLIGHT, DECIDE, RELEASE
+from corpusbot.dedup.redis_calls import RETRY_SECONDS_DEFAULT, Caller, client, once
+from corpusbot.dedup.redis_scripts import (
+    ADD,
+    ADOPT,
+    CLAIM,
+    CLAIM_IN_FLIGHT,
+    COPY,
+    DECIDE,
+    RELEASE,
+    REOWN,
+)
+from corpusbot.redis_keys import (
+    CAPACITY_DEFAULT,
+    PREFIX_DEFAULT,
+    SIGNATURES_PER_BLOCK,
+    DedupKeys,
+    Layout,
+)
 
 logger = logging.getLogger(__name__)
 
-CAPACITY_DEFAULT = 1_000_000
-"""Documents the bucket layout is sized for; past it buckets grow out of the compact
-encoding (still correct, several times the memory per entry). Set ``?capacity=`` in the URL."""
-PREFIX_DEFAULT = "cb:"
-BUCKET_FILL = 80
-"""Mean fields per bucket: a Poisson(80) bucket stays under Redis's listpack limit
-(``hash-max-listpack-entries``, 128) by 5.4 standard deviations (one bucket in 30
-million converts), while a key's own ~64 bytes cost under one byte per field."""
-PARAGRAPHS_PER_DOCUMENT = 16
-"""Paragraph keys per document the paragraph buckets are sized for (gold pages: median 14)."""
-BAND_FIELD_BYTES = 2
-"""Band-key bytes kept beyond the bucket: a false match only costs a signature read, and
-with 80 entries per bucket one band lookup in 800 meets one."""
-SIGNATURES_PER_BLOCK = 255
-"""255 signatures of 64 bytes and the string's header fit jemalloc's 16 KiB class exactly
-(256 would spill into the 20 KiB class: 25 % more per signature)."""
 SCHEMES = ("redis", "rediss", "unix")
 
 
 @dataclass(slots=True, frozen=True)
 class RedisAddress:
-    """Where the index lives: a redis-py URL, plus corpusbot's own ``capacity`` and ``prefix``."""
+    """Where the index lives: a redis-py URL, plus corpusbot's own ``capacity``, ``prefix``
+    and ``retry_seconds`` (``corpusbot.dedup.redis_calls``)."""
 
     url: str
     capacity: int = CAPACITY_DEFAULT
     prefix: str = PREFIX_DEFAULT
+    retry_seconds: float = RETRY_SECONDS_DEFAULT
 
     @classmethod
     def parse(cls, text: str) -> RedisAddress:
-        """``redis://host:port/db?capacity=N&prefix=P``; a clear error for anything else."""
+        """``redis://host:port/db?capacity=N&prefix=P&retry_seconds=S``; a clear error for
+        anything else."""
         parts = urlsplit(text)
         if parts.scheme not in SCHEMES:
             raise ValueError(f"not a Redis URL: {text!r} (try redis://127.0.0.1:6379/0)")
@@ -77,70 +82,51 @@ class RedisAddress:
             raise ValueError(f"capacity must be a positive number of documents, got {capacity}")
         if "\n" in prefix:
             raise ValueError("a Redis key prefix cannot hold a newline")
+        retry = query.pop("retry_seconds", str(RETRY_SECONDS_DEFAULT))
+        try:
+            retry_seconds = float(retry)
+        except ValueError:
+            retry_seconds = -1.0
+        if not 0 <= retry_seconds < float("inf"):
+            raise ValueError(f"retry_seconds must be a number of seconds, got {retry}")
         url = urlunsplit(parts._replace(query=urlencode(query)))
-        return cls(url, int(capacity), prefix)
+        return cls(url, int(capacity), prefix, retry_seconds)
 
 
-def bucket_count(entries: int) -> int:
-    """Buckets for ``entries`` fields at ``BUCKET_FILL`` each."""
-    return max(16, math.ceil(entries / BUCKET_FILL))
+def owner_bytes(owner: int) -> bytes:
+    """An index owner (a ``Document.id`` as a signed integer) as the 8 bytes Redis keeps."""
+    return (owner & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "big")
 
 
-def place(name: str, buckets: int, key: int, field_bits: int | None = None) -> tuple[str, bytes]:
-    """The bucket (``name:<n>``) and field of a 64-bit ``key`` among ``buckets`` buckets;
-    the field keeps the bits below the top ``log2(buckets)``, or only ``field_bits`` of them."""
-    unsigned = key & 0xFFFFFFFFFFFFFFFF
-    rest = 64 - (buckets.bit_length() - 1)
-    low = unsigned & ((1 << rest) - 1)
-    if field_bits is not None:
-        low >>= rest - field_bits
-        rest = field_bits
-    return f"{name}:{(unsigned * buckets) >> 64}", low.to_bytes(-(-rest // 8), "big")
-
-
-class Layout:
-    """Where each kind of key goes: bucket names and fields for 64-bit keys.
-
-    The bucket is the key's place in [0, buckets) by multiply-shift (Lemire's
-    range reduction), so any count of buckets fills evenly; the field keeps
-    the bits below the top ``log2(buckets)`` ones, so bucket and field still
-    tell 64-bit keys apart (bands: 16 more bits only, see ``BAND_FIELD_BYTES``).
-    """
-
-    __slots__ = ("_buckets", "prefix")
-
-    def __init__(self, prefix: str, capacity: int, bands: int) -> None:
-        self.prefix = prefix
-        self._buckets = {"u": bucket_count(capacity), "t": bucket_count(capacity),
-                         "p": bucket_count(capacity * PARAGRAPHS_PER_DOCUMENT),
-                         "b": bucket_count(capacity * max(bands, 1))}
-
-    def place(self, kind: str, key: int) -> tuple[str, bytes]:
-        """The hash key and field of the 64-bit ``key`` of ``kind`` (u, t, p or b)."""
-        field_bits = BAND_FIELD_BYTES * 8 if kind == "b" else None
-        return place(f"{self.prefix}{kind}", self._buckets[kind], key, field_bits)
-
-    def parameters(self) -> dict[str, str]:
-        """What must match between runs sharing the index."""
-        return {f"buckets_{kind}": str(count) for kind, count in self._buckets.items()}
+def owner_from_bytes(value: bytes) -> int:
+    """The owner of 8 stored bytes; 0 (unknown) for anything else, as entries made before
+    owners were kept (empty values) or a zeroed slot."""
+    if len(value) != 8:
+        return 0
+    return int.from_bytes(value, "big", signed=True)
 
 
 class RedisIndex:
     """Dedup storage in Redis, owned per corpus folder; see the module docstring."""
 
-    def __init__(self, client: object, address: RedisAddress, owner: str, epoch: int, *,
+    def __init__(self, redis_client: Any, address: RedisAddress, owner: str, epoch: int, *,
                  bands: int, signature_bytes: int) -> None:
-        self._client = client
+        self._client = redis_client
         self.address, self.owner = address, owner
+        self.keys = DedupKeys(address.prefix)
         self.layout = Layout(address.prefix, address.capacity, bands)
         self.signature_bytes = signature_bytes
         self.epoch = epoch  # the epoch additions are journaled under until the next commit
         self.round_trips = 0
-        self._claim = client.register_script(CLAIM)  # type: ignore[attr-defined]
-        self._decide = client.register_script(DECIDE)  # type: ignore[attr-defined]
-        self._claim_in_flight = client.register_script(CLAIM_IN_FLIGHT)  # type: ignore[attr-defined]
-        self._adopt = client.register_script(ADOPT)  # type: ignore[attr-defined]
-        self._release = client.register_script(RELEASE)  # type: ignore[attr-defined]
+        self._generation_id = self._made_generation()
+        self.calls = Caller(address.url, self.keys.calls(owner), self.keys.generation,
+                            self._generation_id, address.retry_seconds)
+        register = redis_client.register_script
+        self._claim, self._decide = register(once(CLAIM)), register(once(DECIDE))
+        self._claim_in_flight = register(once(CLAIM_IN_FLIGHT))
+        self._add, self._copy, self._reown = register(once(ADD)), register(once(COPY)), \
+            register(once(REOWN))
+        self._adopt, self._release = register(ADOPT), register(RELEASE)
 
     @classmethod
     def connect(cls, address: RedisAddress, owner: str, committed_epoch: int, *,
@@ -148,69 +134,118 @@ class RedisIndex:
         """Connect, check the server answers, and recover this owner's journals."""
         import redis  # optional extra: corpusbot[redis]  # noqa: PLC0415
 
-        client = redis.Redis.from_url(address.url)
+        made = client(address.url)
         try:
-            client.ping()
+            made.ping()
         except redis.RedisError as error:
             raise ConnectionError(f"cannot reach the Redis dedup index at {address.url}: "
                                   f"{error}") from error
-        index = cls(client, address, owner, committed_epoch + 1, bands=bands,
+        index = cls(made, address, owner, committed_epoch + 1, bands=bands,
                     signature_bytes=signature_bytes)
         index.recover(committed_epoch)
         return index
 
-    def journal(self, epoch: int | None = None) -> str:
-        return f"{self.address.prefix}j:{self.owner}:{self.epoch if epoch is None else epoch}"
+    def generation(self) -> str:
+        """The generation id this index was opened at (``corpusbot.dedup.redis_calls``)."""
+        return self._generation_id
 
-    def claim(self, kind: str, key: int) -> bool:
-        """Add ``key`` of ``kind`` unless present; True when this call added it."""
+    def _made_generation(self) -> str:
+        """The index's generation id, made on first use: an emptied Redis gets a new one."""
+        key = self.keys.generation
+        self._client.set(key, uuid.uuid4().hex, nx=True)
+        return str(self._client.get(key).decode())
+
+    def journal(self, epoch: int | None = None) -> str:
+        return self.keys.journal(self.owner, self.epoch if epoch is None else epoch)
+
+    def claim(self, kind: str, key: int, owner: bytes = b"") -> bool:
+        """Add ``key`` of ``kind`` (for the kept document ``owner``) unless present; True when
+        this call added it."""
         name, field = self.layout.place(kind, key)
         self.round_trips += 1
-        return bool(self._claim(args=[name, field, self.journal()]))
+        return bool(self.calls.script(self._claim, [name, field, self.journal(), owner]))
 
     def in_flight(self) -> str:
         """The set of URLs claimed by pages read but not yet checked."""
-        return f"{self.address.prefix}f:{self.owner}"
+        return self.keys.in_flight(self.owner)
 
     def claim_in_flight(self, kind: str, key: int) -> bytes | None:
         """Claim ``key`` for a page about to be processed: its journal item, or None when
         it was known. The item joins an epoch when ``decide`` or ``adopt`` gets it."""
         name, field = self.layout.place(kind, key)
         self.round_trips += 1
-        if not self._claim_in_flight(args=[name, field, self.in_flight()]):
+        if not self.calls.script(self._claim_in_flight, [name, field, self.in_flight()]):
             return None
         return b"h" + name.encode() + b"\n" + field
 
     def adopt(self, item: bytes) -> None:
         """The in-flight claim ``item`` now belongs to the open epoch."""
         self.round_trips += 1
-        self._adopt(args=[self.in_flight(), item, self.journal()])
+        self.calls.run(lambda: self._adopt(args=[self.in_flight(), item, self.journal()]))
 
-    def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"") -> list[int]:
+    def decide(self, args: Sequence[bytes | str | int | float], adopted: bytes = b"",
+               owner: bytes = b"", url: tuple[str, bytes] = ("", b"")) -> list[Any]:
         """Run the DECIDE script (``args`` between the prefix and the in-flight set, see
-        the script), adopting the in-flight URL claim ``adopted`` on the way."""
+        the script), adopting the in-flight URL claim ``adopted`` on the way; ``owner`` and
+        the URL's place name the document on the entries it adds."""
         self.round_trips += 1
-        answer = self._decide(args=[self.journal(), self.address.prefix, *args,
-                                    self.in_flight(), adopted])
-        return [int(x) for x in answer]
+        return list(self.calls.script(self._decide, [self.journal(), self.address.prefix,
+                                                     *args, self.in_flight(), adopted,
+                                                     owner, *url]))
+
+    def add(self, args: Sequence[bytes | str | int | float]) -> None:
+        """Run the ADD script (rebuilding: a kept document's entries, unchecked)."""
+        self.round_trips += 1
+        self.calls.script(self._add, [self.journal(), self.address.prefix, *args])
+
+    def reown(self, old: int, new: int, doc: int, places: Sequence[tuple[str, bytes]]) -> None:
+        """Entries of owner ``old`` (and signature slot ``doc``) now belong to ``new``."""
+        self.round_trips += 1
+        args: list[bytes | str | int] = [owner_bytes(old), owner_bytes(new), self.address.prefix,
+                                         SIGNATURES_PER_BLOCK, doc]
+        for name, field in places:
+            args += [name, field]
+        self.calls.script(self._reown, args)
+
+    def url_owner(self, key: int) -> int | None:
+        """The kept document of URL ``key`` (0 unknown), or None when it is not known."""
+        self.round_trips += 1
+        value = self.calls.run(lambda: self._client.hget(*self.layout.place("u", key)))
+        return None if value is None else owner_from_bytes(value)
+
+    def add_copy(self, owner: int) -> None:
+        """One more copy dropped for the kept document ``owner`` (journaled)."""
+        self.round_trips += 1
+        name, field = self.layout.place("n", owner)
+        self.calls.script(self._copy, [name, field, self.journal()])
+
+    def copies(self, owners: Sequence[int]) -> dict[int, int]:
+        """The copies dropped for each of ``owners`` that has any."""
+        pipe = self._client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hget(*self.layout.place("n", owner))
+        counts = self.calls.run(pipe.execute)
+        return {o: int(n) for o, n in zip(owners, counts, strict=True) if n and int(n) > 0}
 
     def committed(self) -> None:
         """The owner's SQLite commit of ``epoch`` is durable: its additions now count."""
         self.round_trips += 1
-        self._client.delete(self.journal())  # type: ignore[attr-defined]
+        journal = self.journal()
+        self.calls.run(lambda: self._client.delete(journal))
         self.epoch += 1
 
-    def release(self, epoch: int | None = None) -> int:
+    def release(self, epoch: int | None = None, *, retry: bool = True) -> int:
         """Take back every addition journaled under ``epoch`` (default: the open one, and
         the URLs still in flight)."""
         journals = [self.journal(epoch)] if epoch is not None else [
             self.journal(), self.in_flight()]
-        return sum(self._release_journal(name) for name in journals)
+        return sum(self._release_journal(name, retry=retry) for name in journals)
 
-    def _release_journal(self, name: str) -> int:
+    def _release_journal(self, name: str, *, retry: bool = True) -> int:
         self.round_trips += 1
-        return int(self._release(args=[name, self.address.prefix, self.signature_bytes,
-                                       SIGNATURES_PER_BLOCK]))
+        return int(self.calls.run(lambda: self._release(
+            args=[name, self.address.prefix, self.signature_bytes, SIGNATURES_PER_BLOCK]),
+            retry=retry))
 
     def for_owner(self, owner: str) -> RedisIndex:
         """The same index as seen by another ``owner`` (to release what it left behind)."""
@@ -227,20 +262,21 @@ class RedisIndex:
         the process died, its journal not yet dropped, is released too.)
         """
         undone = self._release_journal(self.in_flight())
-        pattern = f"{self.address.prefix}j:{self.owner}:*"
-        for name in list(self._client.scan_iter(match=pattern)):  # type: ignore[attr-defined]
+        pattern = self.keys.journal(self.owner, "*")
+        for name in list(self._client.scan_iter(match=pattern)):
             undone += self._release_journal(name.decode())
+        self._client.delete(self.keys.calls(self.owner))
         return undone
 
     def recover(self, committed_epoch: int) -> None:
         """Adopt this owner's journals up to ``committed_epoch``; release later ones and
         the URLs left in flight (their pages were never checked)."""
         self._release_journal(self.in_flight())
-        pattern = f"{self.address.prefix}j:{self.owner}:*"
-        for name in self._client.scan_iter(match=pattern):  # type: ignore[attr-defined]
+        pattern = self.keys.journal(self.owner, "*")
+        for name in self._client.scan_iter(match=pattern):
             epoch = int(name.rsplit(b":", 1)[1])
             if epoch <= committed_epoch:
-                self._client.delete(name)  # type: ignore[attr-defined]
+                self._client.delete(name)
             else:
                 undone = self.release(epoch)
                 logger.warning("released %d dedup entries of an uncommitted run of %s",
@@ -250,11 +286,10 @@ class RedisIndex:
         """Store the parameters on first use; refuse an index made with others."""
         wanted = {**parameters, **self.layout.parameters(),
                   "signature_bytes": str(self.signature_bytes)}
-        meta = f"{self.address.prefix}meta"
+        meta = self.keys.meta
         for key, value in wanted.items():
-            self._client.hsetnx(meta, key, value)  # type: ignore[attr-defined]
-        stored = {k.decode(): v.decode()
-                  for k, v in self._client.hgetall(meta).items()}  # type: ignore[attr-defined]
+            self._client.hsetnx(meta, key, value)
+        stored = {k.decode(): v.decode() for k, v in self._client.hgetall(meta).items()}
         differing = {k: (stored[k], v) for k, v in wanted.items() if stored.get(k) != v}
         if differing:
             raise IndexMismatchError(
@@ -263,7 +298,7 @@ class RedisIndex:
 
     def memory(self) -> int:
         """Bytes Redis uses in all (``used_memory``)."""
-        return int(self._client.info("memory")["used_memory"])  # type: ignore[attr-defined]
+        return int(self._client.info("memory")["used_memory"])
 
     def close(self) -> None:
-        self._client.close()  # type: ignore[attr-defined]
+        self._client.close()

@@ -7,14 +7,15 @@ alone, so the second worker's script sees what the first one added.
 Every addition is also pushed on the owner's journal (a list per commit
 epoch), so that ``RELEASE`` can take back the additions of a task that died
 before its shards were committed. Journal items: ``h<key>\\n<field>`` (a hash
-field: URL, text or paragraph), ``d<doc>`` (a signature slot) and
+field: URL, text or paragraph), ``n<key>\\n<field>`` (one copy counted),
+``d<doc>`` (a signature slot) and
 ``b<doc>\\n<key>\\n<field>`` (a document's id in an LSH band entry). Keys
 hold no newline (the prefix is checked), so the first newlines split them.
 """
 
 CLAIM = """
--- ARGV: key, field, journal. 1 when the field was new (and is now owned), else 0.
-if redis.call("HSETNX", ARGV[1], ARGV[2], "") == 1 then
+-- ARGV: key, field, journal, value. 1 when the field was new (and is now owned), else 0.
+if redis.call("HSETNX", ARGV[1], ARGV[2], ARGV[4] or "") == 1 then
   redis.call("RPUSH", ARGV[3], "h" .. ARGV[1] .. "\\n" .. ARGV[2])
   return 1
 end
@@ -40,8 +41,11 @@ return 1
 
 DECIDE = """
 -- One document's exact, near and paragraph levels, in the order of Deduplicator:
--- returns {code, kept paragraph indexes...}; code 0 kept, 1 exact, 2 near,
--- 3 paragraph (too little left), 4 kept with paragraphs removed.
+-- returns {0} kept, {1, owner} exact, {2, owner} near, {3, owner} paragraph (too
+-- little left), {4, doc, kept paragraph indexes...} kept with paragraphs removed.
+-- An owner is the 8-byte id of the kept document a drop copies ("" unknown); every
+-- entry a kept document adds holds its owner, and its signature slot's owner sits
+-- in the block ``<prefix>o:<n>`` (8 bytes a slot), beside the signature's.
 local journal, prefix = ARGV[1], ARGV[2]
 local text_key, text_field = ARGV[3], ARGV[4]
 local nbands = tonumber(ARGV[5])
@@ -56,11 +60,15 @@ local paras = {}
 for p = 1, npara do paras[p] = {ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])}; i = i + 3 end
 local min_left = tonumber(ARGV[i])
 local in_flight, adopted = ARGV[i + 1], ARGV[i + 2]
+local owner, url_key, url_field = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
 if adopted ~= "" and redis.call("SREM", in_flight, adopted) == 1 then
   redis.call("RPUSH", journal, adopted)
 end
 
-if text_key ~= "" and redis.call("HEXISTS", text_key, text_field) == 1 then return {1} end
+if text_key ~= "" then
+  local found = redis.call("HGET", text_key, text_field)
+  if found then return {1, found} end
+end
 
 -- b-bit MinHash (Li & Koenig 2010): equal slots, corrected for chance agreement.
 local per, mask = 8 / bits, bit.lshift(1, bits) - 1
@@ -84,6 +92,11 @@ local function signature_of(doc)
                     offset, offset + sig_bytes - 1)
 end
 
+local function owner_of(doc)
+  local offset = (doc % block) * 8
+  return redis.call("GETRANGE", prefix .. "o:" .. math.floor(doc / block), offset, offset + 7)
+end
+
 local candidates = {}
 for b = 1, nbands do
   local ids = redis.call("HGET", bands[b][1], bands[b][2])
@@ -93,7 +106,7 @@ for b = 1, nbands do
         candidates[id] = true
         local other = signature_of(tonumber(id))
         if string.len(other) == sig_bytes and similarity(other) >= threshold then
-          return {2}
+          return {2, owner_of(tonumber(id))}
         end
       end
     end
@@ -101,12 +114,18 @@ for b = 1, nbands do
 end
 
 local kept, words_left, in_doc, trimmed = {}, 0, {}, false
+local sources, best, best_count = {}, "", 0
 for p = 1, npara do
   local key, field = paras[p][1], paras[p][2]
   local repeated = false
   if key ~= "" then
     local id = key .. "\\n" .. field
-    repeated = in_doc[id] or redis.call("HEXISTS", key, field) == 1
+    local found = redis.call("HGET", key, field)
+    repeated = in_doc[id] or found ~= false
+    if found and found ~= "" and not in_doc[id] then
+      sources[found] = (sources[found] or 0) + 1
+      if sources[found] > best_count then best, best_count = found, sources[found] end
+    end
     in_doc[id] = true
   end
   if repeated then
@@ -116,22 +135,29 @@ for p = 1, npara do
     words_left = words_left + paras[p][3]
   end
 end
-if trimmed and words_left < min_left then return {3} end
+if trimmed and words_left < min_left then return {3, best} end
 
 local function claim(key, field)
-  if redis.call("HSETNX", key, field, "") == 1 then
+  if redis.call("HSETNX", key, field, owner) == 1 then
     redis.call("RPUSH", journal, "h" .. key .. "\\n" .. field)
   end
 end
 if text_key ~= "" then claim(text_key, text_field) end
+if url_key ~= "" then redis.call("HSET", url_key, url_field, owner) end
+local doc = 0
 if nbands > 0 then
-  local doc = redis.call("INCR", prefix .. "docs")
+  doc = redis.call("INCR", prefix .. "docs")
   local block_key = prefix .. "s:" .. math.floor(doc / block)
+  local owners_key = prefix .. "o:" .. math.floor(doc / block)
   if redis.call("EXISTS", block_key) == 0 then
     -- made at full size once: growing it by SETRANGE would over-allocate
     redis.call("SET", block_key, string.rep("\\0", block * sig_bytes))
   end
+  if redis.call("EXISTS", owners_key) == 0 then
+    redis.call("SET", owners_key, string.rep("\\0", block * 8))
+  end
   redis.call("SETRANGE", block_key, (doc % block) * sig_bytes, sig)
+  redis.call("SETRANGE", owners_key, (doc % block) * 8, owner)
   redis.call("RPUSH", journal, "d" .. doc)
   local name = tostring(doc)
   for b = 1, nbands do
@@ -145,9 +171,69 @@ for _, p in ipairs(kept) do
   local key = paras[p + 1][1]
   if key ~= "" then claim(key, paras[p + 1][2]) end
 end
-local answer = {trimmed and 4 or 0}
+if not trimmed then return {0} end
+local answer = {4, doc}
 for _, p in ipairs(kept) do answer[#answer + 1] = p end
 return answer
+"""
+
+ADD = """
+-- A kept document's entries, unchecked (rebuilding the index from a corpus). ARGV:
+-- journal, prefix, owner, then pairs of (key, field) to claim until an empty key, then
+-- the signature (empty: none), its bytes, the block size, and its band (key, field) pairs.
+local journal, prefix, owner = ARGV[1], ARGV[2], ARGV[3]
+local i = 4
+while ARGV[i] ~= "" do
+  if redis.call("HSETNX", ARGV[i], ARGV[i + 1], owner) == 1 then
+    redis.call("RPUSH", journal, "h" .. ARGV[i] .. "\\n" .. ARGV[i + 1])
+  end
+  i = i + 2
+end
+local sig, sig_bytes, block = ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+if sig == "" then return 1 end
+local doc = redis.call("INCR", prefix .. "docs")
+local block_key = prefix .. "s:" .. math.floor(doc / block)
+local owners_key = prefix .. "o:" .. math.floor(doc / block)
+if redis.call("EXISTS", block_key) == 0 then
+  redis.call("SET", block_key, string.rep("\\0", block * sig_bytes))
+end
+if redis.call("EXISTS", owners_key) == 0 then
+  redis.call("SET", owners_key, string.rep("\\0", block * 8))
+end
+redis.call("SETRANGE", block_key, (doc % block) * sig_bytes, sig)
+redis.call("SETRANGE", owners_key, (doc % block) * 8, owner)
+redis.call("RPUSH", journal, "d" .. doc)
+local name = tostring(doc)
+for b = i + 4, #ARGV, 2 do
+  local key, field = ARGV[b], ARGV[b + 1]
+  local ids = redis.call("HGET", key, field)
+  redis.call("HSET", key, field, ids and (ids .. "," .. name) or name)
+  redis.call("RPUSH", journal, "b" .. name .. "\\n" .. key .. "\\n" .. field)
+end
+return 1
+"""
+
+REOWN = """
+-- ARGV: old owner, new owner, prefix, block, doc (0: no signature), then (key, field)
+-- pairs: a document trimmed by paragraph dedup gets its final id on its entries.
+local old, new = ARGV[1], ARGV[2]
+local prefix, block, doc = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+for i = 6, #ARGV, 2 do
+  if redis.call("HGET", ARGV[i], ARGV[i + 1]) == old then
+    redis.call("HSET", ARGV[i], ARGV[i + 1], new)
+  end
+end
+if doc > 0 then
+  redis.call("SETRANGE", prefix .. "o:" .. math.floor(doc / block), (doc % block) * 8, new)
+end
+return 1
+"""
+
+COPY = """
+-- ARGV: key, field, journal: one more copy dropped for the kept document ``field``.
+redis.call("HINCRBY", ARGV[1], ARGV[2], 1)
+redis.call("RPUSH", ARGV[3], "n" .. ARGV[1] .. "\\n" .. ARGV[2])
+return 1
 """
 
 RELEASE = """
@@ -163,6 +249,10 @@ for _, item in ipairs(items) do
   if kind == "h" then
     local cut = string.find(item, "\\n", 2, true)
     redis.call("HDEL", string.sub(item, 2, cut - 1), string.sub(item, cut + 1))
+  elseif kind == "n" then
+    local cut = string.find(item, "\\n", 2, true)
+    local key, field = string.sub(item, 2, cut - 1), string.sub(item, cut + 1)
+    if redis.call("HINCRBY", key, field, -1) <= 0 then redis.call("HDEL", key, field) end
   elseif kind == "d" then
     local doc = tonumber(string.sub(item, 2))
     redis.call("SETRANGE", prefix .. "s:" .. math.floor(doc / block),

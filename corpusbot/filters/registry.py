@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from corpusbot.dedup.options import DedupOptions
 from corpusbot.extraction.step import ExtractStep
 from corpusbot.filters.basic import LanguageStep, LengthStep, NonLettersStep
-from corpusbot.fingerprinting import FingerprintStep
+from corpusbot.filters.fingerprints import FingerprintStep
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.steps import Step, parse_option
 
 STEPS: dict[str, type[Step]] = {step.name: step for step in (

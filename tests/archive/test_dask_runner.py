@@ -99,6 +99,7 @@ from corpusbot.archive.dask_runner import run_task
 from corpusbot.archive.ranges import ByteRange
 from corpusbot.archive.runner import RunOptions
 from corpusbot.corpus.sink import CorpusOptions
+from corpusbot.dedup.backends import open_index
 from corpusbot.processor import Processor, ProcessorOptions
 
 class KillAfter:
@@ -112,8 +113,10 @@ class KillAfter:
 import corpusbot.archive.dask_runner as tasks
 original = tasks.Runner
 tasks.Runner = lambda p, c, o: original(p, c, o, KillAfter())
-run_task(Processor(ProcessorOptions()), CorpusOptions(dedup_url={url!r}),
-         RunOptions(jobs=1, chunk_pages=1, commit_pages=2), {folder!r}, ByteRange(Path({path!r})))
+options = ProcessorOptions()
+run_task(Processor(options), CorpusOptions(dedup={url!r}),
+         RunOptions(jobs=1, chunk_pages=1, commit_pages=2), {folder!r}, ByteRange(Path({path!r})),
+         index=open_index({url!r}, options.dedup))
 """
 
 

@@ -79,7 +79,7 @@ def test_the_index_persists_so_a_second_pass_adds_nothing(tmp_path: Path) -> Non
 
 
 def test_a_shared_index_elsewhere_serves_several_corpora(tmp_path: Path) -> None:
-    options = CorpusOptions(dedup_path=tmp_path / "shared.sqlite")
+    options = CorpusOptions(dedup=str(tmp_path / "shared.sqlite"))
     with Corpus(tmp_path / "one", options) as corpus:
         fill(corpus, range(3))
     with Corpus(tmp_path / "two", options) as corpus:

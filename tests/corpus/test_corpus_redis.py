@@ -23,7 +23,7 @@ from tests.corpus_support import make_doc
 def die(*args, **kwargs):
     os._exit(9)
 
-options = CorpusOptions(shard_bytes=2000, dedup_url={url!r})
+options = CorpusOptions(shard_bytes=2000, dedup={url!r})
 corpus = Corpus(Path({out!r}), options)
 for i in range(10):
     corpus.add(make_doc(i))
@@ -46,7 +46,7 @@ def test_a_task_killed_at_a_commit_point_loses_and_doubles_nothing(  # noqa: PLR
     script = CRASH.format(root=str(REPO), out=str(tmp_path / "task"), module=module,
                           owner=owner, name=name, url=redis_url)
     assert subprocess.run([sys.executable, "-c", script], check=False).returncode == 9
-    options = CorpusOptions(shard_bytes=2000, dedup_url=redis_url)
+    options = CorpusOptions(shard_bytes=2000, dedup=redis_url)
     with Corpus(tmp_path / "task", options) as retry:  # the retried task: released or adopted
         assert retry.stats["documents"] == committed
         added = [retry.add(make_doc(i)) for i in range(20)]
@@ -58,7 +58,7 @@ def test_a_task_killed_at_a_commit_point_loses_and_doubles_nothing(  # noqa: PLR
 
 
 def test_two_folders_sharing_redis_keep_each_text_once(tmp_path: Path, redis_url: str) -> None:
-    options = CorpusOptions(dedup_url=redis_url)
+    options = CorpusOptions(dedup=redis_url)
     first, second = Corpus(tmp_path / "a", options), Corpus(tmp_path / "b", options)
     kept = [(first if i % 2 else second).add(make_doc(i % 7)) for i in range(14)]
     first.close()
@@ -69,7 +69,7 @@ def test_two_folders_sharing_redis_keep_each_text_once(tmp_path: Path, redis_url
 
 
 def test_an_abort_releases_what_was_not_committed(tmp_path: Path, redis_url: str) -> None:
-    options = CorpusOptions(dedup_url=redis_url)
+    options = CorpusOptions(dedup=redis_url)
     corpus = Corpus(tmp_path / "a", options)
     corpus.add(make_doc(1))
     corpus.commit()
@@ -84,5 +84,5 @@ def test_an_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
 
     pytest.importorskip("redis")
     with pytest.raises(ConnectionError, match="cannot reach the Redis dedup index"):
-        Corpus(tmp_path, CorpusOptions(dedup_url=f"redis://127.0.0.1:{free_port()}/0"))
+        Corpus(tmp_path, CorpusOptions(dedup=f"redis://127.0.0.1:{free_port()}/0"))
     Corpus(tmp_path).close()  # the folder was released

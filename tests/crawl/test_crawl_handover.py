@@ -65,7 +65,7 @@ def _wait_until(condition, seconds: float = 60) -> bool:
 def _reference(site: NewsSite, out: Path, redis_url: str) -> Counter[str]:
     """Document ids of one uninterrupted process (its own crawl and dedup keys)."""
     _finish(crawler_process(site, out, redis_url, "ref", "CORPUSBOT_REDIS_CRAWL=reference",
-                            f"CORPUSBOT_DEDUP_PATH={redis_url}?prefix=ref:"))
+                            f"CORPUSBOT_DEDUP_URL={redis_url}?prefix=ref:"))
     return Counter(record["id"] for record in corpus_records(out / "ref"))
 
 

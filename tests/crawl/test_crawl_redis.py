@@ -152,7 +152,7 @@ def test_the_shared_seen_store_answers_as_the_sqlite_one(tmp_path: Path, redis_u
     from corpusbot.crawl.seen import SeenStore
 
     stores = [SeenStore(tmp_path / "seen.sqlite"),
-              RedisSeenStore(redis.Redis.from_url(redis_url), "s:", 1000)]
+              RedisSeenStore(redis.Redis.from_url(redis_url), "s:seen", 1000)]
     marks = [("https://a.example/1?b=2&a=1", "2024-05-01T10:00:00+00:00", None),
              ("https://a.example/2", "2024-05-01T10:00:00+00:00", "2024-04-30T08:00:00+00:00")]
     questions = [("https://a.example/1?a=1&b=2", None),

@@ -18,10 +18,11 @@ from corpusbot.dedup.deduplicator import (
     Deduplicator,
 )
 from corpusbot.dedup.index import IndexMismatchError, SQLiteIndex
-from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.url import canonical_url
+from corpusbot.dedup.near import jaccard, optimal_bands
 from corpusbot.document import Document, Rejection
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
+from corpusbot.fingerprints.url import canonical_url
 from corpusbot.page import Page
 from corpusbot.processor import Processor, ProcessorOptions
 from corpusbot.text import hash64, normalise, tokens
@@ -55,8 +56,8 @@ def edited(html: bytes, changes: int) -> bytes:
 def test_exact_copies_under_other_urls_are_dropped() -> None:
     dedup = deduplicator()
     html = page("en-supermarket")
-    assert isinstance(dedup.check(document(html, "https://a.example/x")), Document)
-    assert dedup.check(document(html, "https://b.example/y")) == EXACT
+    assert dedup.check(document(html, "https://a.example/x")).kept
+    assert dedup.check(document(html, "https://b.example/y")).reason == EXACT
 
 
 def test_exact_means_same_words_whatever_case_punctuation_and_spacing() -> None:
@@ -68,17 +69,16 @@ def test_exact_means_same_words_whatever_case_punctuation_and_spacing() -> None:
 def test_near_copies_are_dropped_and_different_pages_kept() -> None:
     dedup = deduplicator()
     original = page("en-supermarket")
-    assert isinstance(dedup.check(document(original, "https://a.example/1")), Document)
-    assert dedup.check(document(edited(original, 8), "https://b.example/2")) == NEAR
-    assert isinstance(dedup.check(document(page("en-anarcat"), "https://c.example/3")), Document)
+    assert dedup.check(document(original, "https://a.example/1")).kept
+    assert dedup.check(document(edited(original, 8), "https://b.example/2")).reason == NEAR
+    assert dedup.check(document(page("en-anarcat"), "https://c.example/3")).kept
 
 
 def test_the_near_threshold_decides() -> None:
     strict = deduplicator(DedupOptions(threshold=0.99))
     original = page("en-supermarket")
     strict.check(document(original, "https://a.example/1"))
-    assert isinstance(strict.check(document(edited(original, 8), "https://b.example/2")),
-                      Document)
+    assert strict.check(document(edited(original, 8), "https://b.example/2")).kept
 
 
 def test_near_level_off_keeps_near_copies() -> None:
@@ -86,28 +86,27 @@ def test_near_level_off_keeps_near_copies() -> None:
     dedup = deduplicator(options)
     original = page("en-supermarket")
     dedup.check(document(original, "https://a.example/1", options))
-    assert isinstance(dedup.check(document(edited(original, 8), "https://b.example/2", options)),
-                      Document)
+    assert dedup.check(document(edited(original, 8), "https://b.example/2", options)).kept
 
 
 def test_the_same_canonical_url_is_processed_once() -> None:
     dedup = deduplicator()
     first = document(page("en-anarcat"), "https://example.org/p?a=1&b=2")
     again = document(page("de-feuerwehr"), "https://example.org/p?b=2&a=1#comments")
-    assert isinstance(dedup.check(first), Document)
-    assert dedup.check(again) == URL
+    assert dedup.check(first).kept
+    assert dedup.check(again).reason == URL
     assert canonical_url("HTTPS://Example.org/p?b=2&a=1#c") == "https://example.org/p?a=1&b=2"
 
 
 def test_a_revisited_url_passes_the_url_level_and_meets_the_text_levels() -> None:
     dedup = deduplicator()
     url = "https://example.org/story"
-    assert isinstance(dedup.check(document(page("en-anarcat"), url)), Document)
+    assert dedup.check(document(page("en-anarcat"), url)).kept
     # fetched again because its sitemap says it changed: a new text is kept,
     # the same text is still an exact copy
-    assert isinstance(dedup.check(document(page("de-feuerwehr"), url), revisit=True), Document)
-    assert dedup.check(document(page("de-feuerwehr"), url), revisit=True) == EXACT
-    assert dedup.check(document(page("en-supermarket"), url)) == URL
+    assert dedup.check(document(page("de-feuerwehr"), url), revisit=True).kept
+    assert dedup.check(document(page("de-feuerwehr"), url), revisit=True).reason == EXACT
+    assert dedup.check(document(page("en-supermarket"), url)).reason == URL
 
 
 def test_admit_refuses_urls_processed_or_in_flight_and_rejections_count_as_processed() -> None:
@@ -116,8 +115,8 @@ def test_admit_refuses_urls_processed_or_in_flight_and_rejections_count_as_proce
     dedup.check(Rejection(url="u", reason="filter/too-short", url_key=1))
     assert not dedup.admit(1)  # processed, though rejected
     assert dedup.admit(2)
-    assert dedup.check(Rejection(url="u2", reason=URL, url_key=2)) is None
-    assert isinstance(dedup.check(document(page("en-anarcat"), "https://x.example/2")), Document)
+    assert dedup.check(Rejection(url="u2", reason=URL, url_key=2)).document is None
+    assert dedup.check(document(page("en-anarcat"), "https://x.example/2")).kept
 
 
 def _article(paragraphs: list[str]) -> bytes:
@@ -130,17 +129,17 @@ def test_paragraphs_seen_before_are_removed_and_a_document_left_too_short_droppe
     options = DedupOptions(levels=ALL_LEVELS, min_words_left=40)
     dedup = deduplicator(options)
     first = document(page("en-supermarket"), "https://a.example/1", options)
-    assert isinstance(dedup.check(first), Document)
+    assert dedup.check(first).kept
     shared = [p for p in first.text.split("\n\n") if len(p.split()) >= 25][:3]
     fresh = [p for p in document(page("en-anarcat"), "https://x.example/", options).text
              .split("\n\n") if len(p.split()) >= 10]
-    mixed = dedup.check(document(_article(shared + fresh), "https://b.example/2", options))
+    mixed = dedup.check(document(_article(shared + fresh), "https://b.example/2", options)).document
     assert isinstance(mixed, Document)
     assert not any(p in mixed.text for p in shared)
     assert all(p in mixed.text for p in fresh)
     assert mixed.n_words == len(tokens(mixed.text))
     only_old = document(_article([*shared, "A short new line."]), "https://c.example/3", options)
-    assert dedup.check(only_old) == PARAGRAPH
+    assert dedup.check(only_old).reason == PARAGRAPH
 
 
 def test_minhash_estimates_jaccard() -> None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from corpusbot.dedup.backends import Verdict
 from corpusbot.dedup.bbit import compact, similarity
 from corpusbot.dedup.deduplicator import EXACT, LSH_FP_WEIGHT, NEAR, PARAGRAPH, URL
 from corpusbot.dedup.index import IndexMismatchError
-from corpusbot.dedup.near import MinHasher, jaccard, optimal_bands
-from corpusbot.dedup.options import DedupOptions
+from corpusbot.dedup.near import jaccard, optimal_bands
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
-from corpusbot.document import Document
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.text import hash64
 from tests.corpus_support import page
 from tests.dedup.test_dedup import ALL_LEVELS, _article, deduplicator, document, edited
@@ -31,11 +32,11 @@ def redis_dedup(url: str, options: DedupOptions | None = None, owner: str = "a",
 def test_exact_near_and_url_levels_as_with_sqlite(redis_url: str) -> None:
     dedup = redis_dedup(redis_url)
     html = page("en-supermarket")
-    assert isinstance(dedup.check(document(html, "https://a.example/x")), Document)
-    assert dedup.check(document(html, "https://b.example/y")) == EXACT
-    assert dedup.check(document(edited(html, 3), "https://c.example/z")) == NEAR
-    assert isinstance(dedup.check(document(page("en-anarcat"), "https://d.example/")), Document)
-    assert dedup.check(document(page("fr-aoc"), "https://a.example/x")) == URL
+    assert dedup.check(document(html, "https://a.example/x")).kept
+    assert dedup.check(document(html, "https://b.example/y")).reason == EXACT
+    assert dedup.check(document(edited(html, 3), "https://c.example/z")).reason == NEAR
+    assert dedup.check(document(page("en-anarcat"), "https://d.example/")).kept
+    assert dedup.check(document(page("fr-aoc"), "https://a.example/x")).reason == URL
 
 
 def test_a_claimed_url_is_refused_to_every_other_worker(redis_url: str) -> None:
@@ -44,8 +45,9 @@ def test_a_claimed_url_is_refused_to_every_other_worker(redis_url: str) -> None:
     assert not first.admit(42) and not second.admit(42)
 
 
-def _verdict(result: Document | str | None) -> object:
-    return (result.text, result.n_words) if isinstance(result, Document) else result
+def _verdict(verdict: Verdict) -> object:
+    doc = verdict.document
+    return (doc.text, doc.n_words) if doc is not None else verdict.reason
 
 
 def test_paragraph_level_decides_as_the_sqlite_index(redis_url: str) -> None:
@@ -95,22 +97,22 @@ def test_buckets_stay_in_the_compact_encoding(redis_url: str) -> None:
 def test_uncommitted_additions_are_released_and_committed_ones_adopted(redis_url: str) -> None:
     html, other = page("en-supermarket"), page("en-anarcat")
     worker = redis_dedup(redis_url, owner="task-1")
-    assert isinstance(worker.check(document(html, "https://a.example/1")), Document)
+    assert worker.check(document(html, "https://a.example/1")).kept
     worker.redis.committed()  # epoch 1 committed
-    assert isinstance(worker.check(document(other, "https://a.example/2")), Document)
+    assert worker.check(document(other, "https://a.example/2")).kept
     # the worker dies before committing epoch 2; its retry opens with epoch 1 committed
     retry = redis_dedup(redis_url, owner="task-1", committed=1)
-    assert retry.check(document(html, "https://b.example/1")) == EXACT
-    assert isinstance(retry.check(document(other, "https://a.example/2")), Document)
-    assert isinstance(retry.check(document(edited(other, 1), "https://b.example/2")), str)
+    assert retry.check(document(html, "https://b.example/1")).reason == EXACT
+    assert retry.check(document(other, "https://a.example/2")).kept
+    assert retry.check(document(edited(other, 1), "https://b.example/2")).reason is not None
 
 
 def test_a_journal_left_after_the_sqlite_commit_is_adopted(redis_url: str) -> None:
     worker = redis_dedup(redis_url, owner="task-2")
-    assert isinstance(worker.check(document(page("fr-aoc"), "https://a.example/1")), Document)
+    assert worker.check(document(page("fr-aoc"), "https://a.example/1")).kept
     # crash after the corpus committed epoch 1, before the journal was dropped
     retry = redis_dedup(redis_url, owner="task-2", committed=1)
-    assert retry.check(document(page("fr-aoc"), "https://b.example/1")) == EXACT
+    assert retry.check(document(page("fr-aoc"), "https://b.example/1")).reason == EXACT
 
 
 def test_other_parameters_are_refused(redis_url: str) -> None:

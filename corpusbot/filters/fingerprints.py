@@ -9,9 +9,9 @@ one ``DedupOptions``, the same object the index is opened with.
 
 from __future__ import annotations
 
-from corpusbot.dedup.near import MinHasher
-from corpusbot.dedup.options import DedupOptions
-from corpusbot.dedup.paragraph import paragraph_hash
+from corpusbot.fingerprints.minhash import MinHasher
+from corpusbot.fingerprints.options import DedupOptions
+from corpusbot.fingerprints.paragraph import paragraph_hash
 from corpusbot.steps import Drop, PageState, Step
 from corpusbot.text import hash64, normalise
 

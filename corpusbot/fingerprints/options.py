@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from corpusbot.dedup.near import NUM_PERM_DEFAULT, SEED_DEFAULT, SHINGLE_DEFAULT, THRESHOLD_DEFAULT
+from corpusbot.fingerprints.minhash import (
+    NUM_PERM_DEFAULT,
+    SEED_DEFAULT,
+    SHINGLE_DEFAULT,
+    THRESHOLD_DEFAULT,
+)
 
 LEVELS = ("url", "exact", "near", "paragraph")
 """Every dedup level, in the order a document meets them."""
