@@ -58,6 +58,7 @@ from corpusbot.archive.bounded import (
     MAX_RECORD_BYTES_DEFAULT,
     ArchiveDamage,
     PayloadDamage,
+    PayloadTooLarge,
     RecordTooLarge,
     bounded_iterator,
     content_stream,
@@ -253,7 +254,9 @@ class ArchiveReader:
         if not _decodable(record):
             return None, SKIPPED_BAD_ENCODING
         try:
-            body = content_stream(record).read(limit + 1)
+            body = content_stream(record, limit).read(limit + 1)
+        except PayloadTooLarge:
+            return None, SKIPPED_TOO_LARGE
         except (zlib.error, OSError, PayloadDamage) as error:
             logger.info("%s: content decoding failed: %s", source, error)
             return None, SKIPPED_BAD_ENCODING

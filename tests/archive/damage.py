@@ -164,6 +164,15 @@ def response(url: str, headers: list[tuple[str, str]], body: bytes, gzipped: boo
     return out.getvalue()
 
 
+def chunked_bomb(url: str, size: int, gzipped: bool) -> bytes:
+    """A response whose payload is gzip-encoded and sent as one HTTP chunk that inflates to
+    ``size`` zero bytes: a reader that inflates a chunk whole holds all of it."""
+    bomb = zeros_gzip(size)
+    body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(bomb), bomb)
+    return response(url, [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")],
+                    body, gzipped)
+
+
 def record_bomb(url: str, size: int) -> bytes:
     """A resource record whose gzip member inflates to ``size`` zero bytes."""
     header = (f"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: {url}\r\n"
@@ -182,6 +191,7 @@ def hostile_records(source: Layout, bomb_bytes: int) -> list[Damaged]:
     made = [
         ("payload bomb", response("https://bad.example/payload-bomb",
                                   [("Content-Encoding", "gzip")], zeros_gzip(bomb_bytes), gz)),
+        ("chunked payload bomb", chunked_bomb("https://bad.example/chunked-bomb", bomb_bytes, gz)),
         ("broken gzip payload", response("https://bad.example/broken-gzip",
                                          [("Content-Encoding", "gzip")], bytes(broken_gzip), gz)),
         ("broken chunked payload", response("https://bad.example/broken-chunked",
