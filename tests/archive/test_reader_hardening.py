@@ -1,0 +1,43 @@
+"""Reader cases from the second hardening round (issue 21), on real archive files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpusbot.archive.reader import DAMAGED, ArchiveReader
+from tests.corpus_support import page, page_names
+
+ARC_DATE = "20140216050221"
+
+
+def _arc_with_lf_lines(url: str, body: bytes) -> bytes:
+    """An ARC file of one response whose URL holds spaces, laid out as a hand-edited ARC
+    often is: the declared length counts CRLF header lines that the file holds as LF, so
+    the record ends a few bytes before its declared end, at the end of the file."""
+    desc = b"1 0 Hand made\nURL IP-address Archive-date Content-type Archive-length\n"
+    head = (f"filedesc://space.arc 127.0.0.1 {ARC_DATE} text/plain {len(desc)}\n"
+            ).encode() + desc + b"\n"
+    fields = ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8",
+              f"Content-Length: {len(body)}"]
+    declared = len("\r\n".join(fields).encode()) + 4 + len(body)
+    http = "\n".join(fields).encode() + b"\n\n" + body
+    line = f"{url} 93.184.216.119 {ARC_DATE} text/html {declared}\n".encode()
+    return head + line + http + b"\n"
+
+
+def test_an_arc_record_whose_url_holds_spaces_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "space-in-url.arc"
+    body = page(page_names()[0])
+    path.write_bytes(_arc_with_lf_lines("http://example.com/some page/with spaces.html", body))
+    records = list(ArchiveReader().read(path))
+    assert DAMAGED not in [r.skipped for r in records]
+    pages = [r.page for r in records if r.page is not None]
+    assert [p.url for p in pages] == ["http://example.com/some%20page/with%20spaces.html"]
+    assert pages[0].body == body
+
+
+def test_a_record_cut_inside_its_body_is_still_damage(tmp_path: Path) -> None:
+    path = tmp_path / "cut.arc"
+    data = _arc_with_lf_lines("http://example.com/a b", page(page_names()[0]))
+    path.write_bytes(data[:-200])
+    assert [r.skipped for r in ArchiveReader().read(path)][1:] == [DAMAGED]
