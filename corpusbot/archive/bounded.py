@@ -123,9 +123,17 @@ class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
         return super().read_next_member()
 
     def readline(self, length: int | None = None) -> bytes:
+        # warcio's readline can return part of a long line without its newline (it
+        # miscounts what is left at block boundaries): read on until the newline or the cap.
         cap = MAX_LINE_BYTES if not length or length > MAX_LINE_BYTES else length
-        line = super().readline(cap)
-        if len(line) >= MAX_LINE_BYTES and not line.endswith(b"\n"):
+        parts, size = [], 0
+        while size < cap and (part := super().readline(cap - size)):
+            parts.append(part)
+            size += len(part)
+            if part.endswith(b"\n"):
+                break
+        line = b"".join(parts)
+        if size >= MAX_LINE_BYTES and not line.endswith(b"\n"):
             raise ArchiveDamage(f"a header line runs past {MAX_LINE_BYTES} bytes")
         return line
 

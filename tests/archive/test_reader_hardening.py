@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from corpusbot.archive.reader import DAMAGED, ArchiveReader
-from tests.corpus_support import page, page_names
+from tests.corpus_support import html_records, page, page_names, write_warc
 
 ARC_DATE = "20140216050221"
 
@@ -41,3 +43,18 @@ def test_a_record_cut_inside_its_body_is_still_damage(tmp_path: Path) -> None:
     data = _arc_with_lf_lines("http://example.com/a b", page(page_names()[0]))
     path.write_bytes(data[:-200])
     assert [r.skipped for r in ArchiveReader().read(path)][1:] == [DAMAGED]
+
+
+@pytest.mark.parametrize("where", [b"WARC-Date:", b"Content-Type: text/html"])
+def test_a_10_mb_header_line_in_a_plain_warc_is_one_damaged_record(tmp_path: Path,
+                                                                     where: bytes) -> None:
+    source = write_warc(tmp_path / "s.warc", html_records())
+    data = source.read_bytes()
+    second = data.index(b"WARC/1.", data.index(b"WARC-Type: response"))  # the 2nd page
+    at = data.index(where, second)
+    path = tmp_path / "long.warc"
+    path.write_bytes(data[:at] + b"X-Long: " + b"a" * (10 << 20) + b"\r\n" + data[at:])
+    records = list(ArchiveReader().read(path))
+    urls = [r.page.url for r in records if r.page is not None]
+    assert [r.skipped for r in records].count(DAMAGED) == 1
+    assert len(urls) == len(html_records()) - 1
