@@ -147,9 +147,13 @@ class _StrictBuffered(_Strict, BufferedReader):
 
 
 def bounded_iterator(handle: object, block_size: int, gzipped: bool,
-                     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT) -> ArchiveIterator:
-    """An ``ArchiveIterator`` over ``handle`` reading through ``BoundedArchiveReader``."""
-    records = ArchiveIterator(handle, arc2warc=True, block_size=block_size)
+                     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT,
+                     check_digests: bool = False) -> ArchiveIterator:
+    """An ``ArchiveIterator`` over ``handle`` reading through ``BoundedArchiveReader``;
+    with ``check_digests`` each record's ``digest_checker`` tells, once the record is read
+    to its end, whether its WARC-Block-Digest and WARC-Payload-Digest matched."""
+    records = ArchiveIterator(handle, arc2warc=True, block_size=block_size,
+                              check_digests=check_digests)
     records.reader = BoundedArchiveReader(records.fh, block_size, gzipped, max_record_bytes)
     return records
 

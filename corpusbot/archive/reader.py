@@ -39,6 +39,7 @@ nor minutes. A file that cannot be opened yields ``archive/unreadable``.
 
 from __future__ import annotations
 
+import errno
 import glob
 import logging
 import os
@@ -77,6 +78,7 @@ UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*",
 SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
 
 DAMAGED = "archive/damaged"
+DAMAGED_DIGEST = "archive/damaged/digest"
 UNREADABLE = "archive/unreadable"
 SKIPPED_TYPE = "archive/skipped/record-type"
 SKIPPED_STATUS = "archive/skipped/status"
@@ -111,6 +113,10 @@ class ReaderOptions:
     statuses: frozenset[int] = STATUSES_DEFAULT
     max_body_bytes: int = MAX_BODY_BYTES_DEFAULT
     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT
+    check_digests: bool = True
+    """Check the WARC-Block-Digest and WARC-Payload-Digest a record carries: in an
+    uncompressed WARC no gzip CRC guards the bytes, and a flipped byte in a page's text
+    would otherwise pass as clean."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -176,7 +182,8 @@ class ArchiveReader:
         while position is not None:
             handle.seek(position)
             records = bounded_iterator(handle, READ_BLOCK, gzipped,
-                                       self.options.max_record_bytes)
+                                       self.options.max_record_bytes,
+                                       self.options.check_digests)
             failed_at = position
             try:
                 while True:
@@ -235,6 +242,10 @@ class ArchiveReader:
                 raise ArchiveDamage("a record is cut short, or its Content-Length is too large")
         if records.reader.decompressor is None and record.format == "warc":
             _check_length(records, record, offset)
+        if _digest_failed(record):
+            logger.warning("%s: damaged at offset %d: %s", source, offset,
+                           "; ".join(record.digest_checker.problems))
+            return Record(source, end, skipped=DAMAGED_DIGEST, start=max(offset, start))
         if page is not None:
             page = replace(page, offset=offset)
         # A whole-file gzip stream has no record offsets: where its reading began stands in.
@@ -293,6 +304,13 @@ def names_a_uri(record: ArcWarcRecord) -> bool:
     """Whether the record's target is a URI: warcio reads any line of five words as an ARC
     header, whose "URI" is then a word of prose."""
     return bool(_URI.match(record.rec_headers.get_header("WARC-Target-URI") or ""))
+
+
+def _digest_failed(record: ArcWarcRecord) -> bool:
+    """Whether a digest the record carries did not match its bytes (an unknown digest
+    algorithm is no damage)."""
+    checker = getattr(record, "digest_checker", None)
+    return checker is not None and any("digest failed" in p for p in checker.problems)
 
 
 def _decodable(record: ArcWarcRecord) -> bool:
@@ -455,3 +473,19 @@ def _expand(pattern: str) -> list[Path]:
         hits = (Path(p) for p in glob.glob(pattern, recursive=True))
         return sorted(p for p in hits if p.is_file() and is_archive(p))
     return []
+
+
+def why_missing(pattern: str) -> str:
+    """Why ``pattern`` named no archive, for the line that names it."""
+    try:
+        is_dir = Path(pattern).is_dir()
+        os.stat(pattern)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "it is a symbolic link loop"
+        if glob.has_magic(pattern):
+            return "the pattern matches no archive"
+        return error.strerror or str(error)
+    if is_dir:
+        return f"the folder holds no {', '.join(SUFFIXES)} file"
+    return "it is not a file or folder"

@@ -33,7 +33,14 @@ from types import FrameType
 from typing import Protocol
 
 from corpusbot.archive.ranges import ByteRange
-from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions, Record
+from corpusbot.archive.reader import (
+    DAMAGED,
+    DAMAGED_DIGEST,
+    UNREADABLE,
+    ArchiveReader,
+    ReaderOptions,
+    Record,
+)
 from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.checkpoint import InputPosition
 from corpusbot.corpus.sink import Corpus
@@ -94,8 +101,8 @@ class RunReport:
 
     @property
     def damaged(self) -> bool:
-        """Some records or files could not be read."""
-        return bool(self.stats[DAMAGED] or self.stats[UNREADABLE])
+        """Some records or files could not be read, or a record's bytes failed its digest."""
+        return bool(self.stats[DAMAGED] or self.stats[DAMAGED_DIGEST] or self.stats[UNREADABLE])
 
 
 @dataclass(slots=True)

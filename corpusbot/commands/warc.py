@@ -23,7 +23,7 @@ from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
 from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT
-from corpusbot.archive.reader import ReaderOptions, find_archives
+from corpusbot.archive.reader import ReaderOptions, find_archives, why_missing
 from corpusbot.archive.runner import (
     COMMIT_PAGES_DEFAULT,
     COMMIT_SECONDS_DEFAULT,
@@ -95,6 +95,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--commit-every", type=int, default=COMMIT_PAGES_DEFAULT, metavar="PAGES",
                         help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
                         f"(default: {COMMIT_PAGES_DEFAULT})")
+    parser.add_argument("--no-digest-check", dest="digest_check", action="store_false",
+                        help="do not check the WARC-Block-Digest and WARC-Payload-Digest "
+                        "records carry (a mismatch is counted as archive/damaged/digest)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
 
@@ -165,7 +168,7 @@ def _inputs(patterns: list[str]) -> tuple[list[Path], list[str]]:
     """The archives to read, and the inputs missing or left out (each one logged)."""
     paths, missing = find_archives(patterns)
     for pattern in missing:
-        log.error("no archive found at %s", pattern)
+        log.error("no archive found at %s: %s", pattern, why_missing(pattern))
     paths, refused = archives_only(paths)
     return paths, missing + [str(path) for path in refused]
 
@@ -189,7 +192,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
                            dedup=dedup, dedup_path=None if shared else args.dedup,
                            dedup_url=shared)
     run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,
-                     reader=ReaderOptions(statuses=args.status))
+                     reader=ReaderOptions(statuses=args.status,
+                                          check_digests=args.digest_check))
     return processor, corpus, run
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
 
-from corpusbot.archive.reader import DAMAGED, ArchiveReader
+from corpusbot.archive.reader import DAMAGED, DAMAGED_DIGEST, ArchiveReader, ReaderOptions
 from tests.corpus_support import html_records, page, page_names, write_warc
 
 ARC_DATE = "20140216050221"
@@ -58,3 +60,43 @@ def test_a_10_mb_header_line_in_a_plain_warc_is_one_damaged_record(tmp_path: Pat
     urls = [r.page.url for r in records if r.page is not None]
     assert [r.skipped for r in records].count(DAMAGED) == 1
     assert len(urls) == len(html_records()) - 1
+
+
+def _flip_inside_bodies(data: bytes, seed: int, count: int = 3) -> tuple[bytes, set[int]]:
+    """``count`` bytes flipped inside the page text of distinct records (letters turned
+    into other letters, so the page still parses and reads as altered text); the record
+    starts touched."""
+    rng = random.Random(seed)
+    starts = [m.start() for m in re.finditer(rb"WARC/1\.[01]\r\n", data)]
+    spans = [(starts[i], starts[i + 1] if i + 1 < len(starts) else len(data))
+             for i in range(len(starts)) if b"WARC-Type: response" in
+             data[starts[i]:starts[i] + 400]]
+    flipped = bytearray(data)
+    touched = set()
+    texts = {start: [i for i in range(_body(data, start), end) if data[i:i + 1].isalpha()]
+             for start, end in spans}
+    for start in rng.sample([start for start, letters in texts.items() if letters], count):
+        spot = rng.choice(texts[start])
+        flipped[spot] = ord("q") if data[spot] != ord("q") else ord("z")
+        touched.add(start)
+    return bytes(flipped), touched
+
+
+def _body(data: bytes, start: int) -> int:
+    """Where the HTTP body of the response record at ``start`` begins."""
+    return data.index(b"\r\n\r\n", data.index(b"\r\n\r\n", start) + 4) + 4
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_flipped_bytes_in_a_plain_warc_are_damage(tmp_path: Path, seed: int) -> None:
+    source = write_warc(tmp_path / "s.warc", html_records())
+    data, touched = _flip_inside_bodies(source.read_bytes(), seed)
+    path = tmp_path / "flipped.warc"
+    path.write_bytes(data)
+    records = list(ArchiveReader().read(path))
+    assert sorted(r.start for r in records if r.skipped == DAMAGED_DIGEST) == sorted(touched)
+    intact = {r.page.url: r.page.body for r in ArchiveReader().read(source)
+              if r.page is not None}
+    assert all(intact[r.page.url] == r.page.body for r in records if r.page is not None)
+    unchecked = list(ArchiveReader(ReaderOptions(check_digests=False)).read(path))
+    assert DAMAGED_DIGEST not in [r.skipped for r in unchecked]
