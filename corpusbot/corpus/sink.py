@@ -34,6 +34,7 @@ import os
 import sqlite3
 import uuid
 from collections import Counter
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field, is_dataclass
 from pathlib import Path
 from types import TracebackType
@@ -41,6 +42,7 @@ from typing import Any
 
 from corpusbot import __version__
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
+from corpusbot.corpus.diskfull import names_disk_full
 from corpusbot.corpus.locks import try_lock
 from corpusbot.corpus.shards import (
     COMPRESSION_DEFAULT,
@@ -99,6 +101,7 @@ class CorpusOptions:
 class Corpus:
     """Per-language JSONL corpus with persistent dedup; see the module docstring."""
 
+    @names_disk_full
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
                  run_options: dict[str, Any] | None = None) -> None:
         self.out_dir = Path(out_dir)
@@ -171,6 +174,7 @@ class Corpus:
         self._pending[f"rejected/{reason}"] += 1
         return reason
 
+    @names_disk_full
     def _write(self, doc: Document) -> None:
         line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
         self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
@@ -194,6 +198,7 @@ class Corpus:
         """Every count so far, committed or not."""
         return self._committed + self._pending
 
+    @names_disk_full
     def commit(self) -> None:
         """Make everything added so far durable, together; see the module docstring."""
         self._commit()
@@ -214,6 +219,7 @@ class Corpus:
         self._writer.publish()
         self._write_manifest()
 
+    @names_disk_full
     def close(self, status: str = "done") -> None:
         """Commit, finish every open shard, and release the folder."""
         if self._closed:
@@ -226,7 +232,10 @@ class Corpus:
     def abort(self) -> None:
         """Release the folder without committing: the next open restores the last commit."""
         if not self._closed:
-            self._db.execute("ROLLBACK")
+            # The error that ended the run is the one to report: after a failed COMMIT (a
+            # full disk) no transaction is left to roll back.
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             if self._shared is not None:
                 self._shared.release()  # what was not committed stops blocking other workers
             self._release()
@@ -259,12 +268,15 @@ class Corpus:
         os.replace(temporary, target)
 
     def _release(self) -> None:
-        if self._shared is not None:
-            self._shared.close()
-        self._writer.close()
-        self._db.close()
-        os.close(self._lock)
-        self._closed = True
+        try:
+            if self._shared is not None:
+                self._shared.close()
+            with suppress(OSError):  # a full disk fails the flush of a shard being closed
+                self._writer.close()
+        finally:
+            self._db.close()
+            os.close(self._lock)
+            self._closed = True
 
 
 def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, Any]:
