@@ -2,8 +2,8 @@
 
 INPUT can be files, folders (searched for *.warc, *.warc.gz, *.arc,
 *.arc.gz) and globs. Running the same command again resumes where it
-stopped; a run over inputs already read adds nothing. Ctrl-C stops at the
-next commit. Exit status: 0 done, 1 failed (no readable archive, or OUT
+stopped; a run over inputs already read adds nothing. Ctrl-C (or SIGTERM) stops at
+the next commit. Exit status: 0 done, 1 failed (no readable archive, or OUT
 cannot be written), 2 partial (some records or files unreadable, inputs
 missing or not archives, or interrupted: run again to continue), 64 a
 refused option.
