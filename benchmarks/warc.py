@@ -3,6 +3,7 @@
     python benchmarks/warc.py sample                     # sample/sample.warc.gz, as bundled
     python benchmarks/warc.py copies /tmp/bench.warc.gz  # every page + an exact and a near copy
     python benchmarks/warc.py big /tmp/big.warc.gz --size 300M   # distinct variants up to SIZE
+    python benchmarks/warc.py digests /tmp/bench.warc.gz  # the cost of checking digests
 
 ``copies`` is the archive of the issue-3 figures: each page under its own
 URL, then the same bytes under a mirror URL (an exact copy), then a near
@@ -18,11 +19,14 @@ Records are reproducible: fixed dates, record IDs derived from the URL.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import io
 import random
 import re
 import sys
+import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -191,14 +195,53 @@ def build_sample(out: Path) -> None:
         sys.exit(f"{out} is {size} bytes, over the {SAMPLE_MAX_BYTES} budget")
 
 
+def _read_seconds(archive: Path, check: bool) -> float:
+    from corpusbot.archive.reader import ArchiveReader, ReaderOptions
+
+    started = time.perf_counter()
+    for _ in ArchiveReader(ReaderOptions(check_digests=check)).read(archive):
+        pass
+    return time.perf_counter() - started
+
+
+def _pipeline_seconds(archive: Path) -> float:
+    """One pass of the whole archive pipeline over ``archive``, in this process (-j 1)."""
+    from corpusbot.archive.runner import Runner, RunOptions
+    from corpusbot.corpus.sink import Corpus
+    from corpusbot.processor import Processor
+
+    with tempfile.TemporaryDirectory() as out:
+        started = time.perf_counter()
+        Runner(Processor(), Corpus(Path(out)), RunOptions(jobs=1)).run([archive])
+        return time.perf_counter() - started
+
+
+def digest_cost(archive: Path, rounds: int = 5) -> None:
+    """What checking WARC-Block-Digest and WARC-Payload-Digest adds to reading ``archive``
+    (best of ``rounds``, the plain and gzipped forms), against one pipeline pass."""
+    plain = Path(tempfile.mkdtemp()) / "plain.warc"
+    plain.write_bytes(gzip.decompress(archive.read_bytes()) if archive.suffix == ".gz"
+                      else archive.read_bytes())
+    pipeline = _pipeline_seconds(archive)
+    for path in (archive, plain):
+        off = min(_read_seconds(path, False) for _ in range(rounds))
+        on = min(_read_seconds(path, True) for _ in range(rounds))
+        print(f"{path.name}: read {off:.3f} s unchecked, {on:.3f} s checked: +{on - off:.3f} s"
+              f" = {100 * (on - off) / pipeline:.2f} % of the pipeline ({pipeline:.1f} s)")
+    plain.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["sample", "copies", "big"])
+    parser.add_argument("what", choices=["sample", "copies", "big", "digests"])
     parser.add_argument("out", nargs="?", type=Path, default=REPO / "sample" / "sample.warc.gz")
     parser.add_argument("--size", default="300M", help="for big: archive bytes (e.g. 300M)")
     args = parser.parse_args()
     if args.what == "sample":
         build_sample(args.out)
+        return
+    if args.what == "digests":
+        digest_cost(args.out)
         return
     pages = load_pages()
     texts = main_texts(pages)

@@ -14,6 +14,7 @@ sitemap or a feed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Self
@@ -28,6 +29,7 @@ from scrapy.settings import BaseSettings
 from corpusbot.crawl.article import classify, url_shape
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.discovery import (
+    DROPPED,
     Entry,
     feed_links,
     parse_feed,
@@ -40,6 +42,8 @@ from corpusbot.crawl.items import MODIFIED_KEY, PageItem
 from corpusbot.crawl.links import LinkFinder
 from corpusbot.crawl.sites import SiteConfig, SiteOptions, load_site_config
 from corpusbot.html.dates import iso_utc
+
+logger = logging.getLogger(__name__)
 
 DEPTH_KEY = "corpusbot_depth"
 """``request.meta`` key: link hops since the start page, sitemap or feed."""
@@ -166,7 +170,11 @@ class NewsSpider(Spider):
 
     def parse_xml(self, response: Response) -> Iterator[Request]:
         """A sitemap, a sitemap index or a feed, told apart by the document itself."""
-        body = xml_body(response, self.sitemap_max_bytes)
+        body, dropped = xml_body(response, self.sitemap_max_bytes)
+        if dropped:
+            self._count(f"corpusbot/xml/dropped/{dropped}")
+            logger.warning("dropped %s: %s", response.url, DROPPED[dropped])
+            return
         kind = xml_kind(body) if body else ""
         if kind == "sitemap":
             yield from self._sitemap_requests(body, response.url)

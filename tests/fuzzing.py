@@ -41,6 +41,9 @@ HOSTILE = (
     b"<html lang='zz-Qaaa'>", b"\r\n" * 200, b"\x1f\x8b\x08\x00", b"WARC/1.0\r\n",
     b"Content-Length: 99999999999999999999999999999999\r\n", b"Content-Length: -1\r\n",
     b"Transfer-Encoding: chunked\r\n", b"Content-Encoding: gzip\r\n", b"\r\n\r\n",
+    b'<meta charset="koi8-r">', b'<meta charset="big5">', b'<meta charset="shift_jis">',
+    b"WARC-Block-Digest: sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\r\n",
+    b"WARC-Payload-Digest: md5:nothing\r\n", b"fffffffff\r\n",
 )
 EDITS = ("flip", "delete", "insert", "duplicate", "cut")
 
@@ -96,7 +99,17 @@ def seed_pages(limit: int | None = None, max_bytes: int = 300_000) -> list[bytes
         data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
         if len(data) <= max_bytes:
             pages.append(data)
-    return pages
+    return pages + mislabelled_pages()
+
+
+def mislabelled_pages() -> list[bytes]:
+    """Real text declaring a wrong charset of its own script family (the charset matrix)."""
+    from tests.html.charset_cases import cases
+
+    try:
+        return [case.body() for case in cases({}) if case.kind == "family"]
+    except OSError:  # no gold sets here
+        return []
 
 
 def check_extract(html: bytes, tally: Tally, budget: float) -> Extraction:
@@ -118,7 +131,19 @@ def seed_archives(records_per_seed: int = 3) -> list[list[bytes]]:
     records = _members(REPO / "sample" / "sample.warc.gz")
     with tempfile.TemporaryDirectory() as folder:
         records += _members(write_warc(Path(folder) / "fixture.warc.gz", html_records()))
-    return [records[i:i + records_per_seed] for i in range(0, len(records), records_per_seed)]
+    seeds = [records[i:i + records_per_seed] for i in range(0, len(records), records_per_seed)]
+    return [*seeds, [records[0], chunked_gzip_record(), records[-1]]]
+
+
+def chunked_gzip_record() -> bytes:
+    """An uncompressed response record whose page is gzip-encoded and sent chunked, with
+    its digests: the payload path a chunked bomb took."""
+    from tests.archive.damage import response
+    from tests.corpus_support import chunked, page, page_names
+
+    body = chunked(gzip.compress(page(page_names()[0])), 700)
+    return response("https://example.org/chunked-gzip", [("Content-Encoding", "gzip"),
+                    ("Transfer-Encoding", "chunked")], body, gzipped=False)
 
 
 def _members(path: Path) -> list[bytes]:

@@ -24,6 +24,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 from warcio.recordloader import ArcWarcRecord
 
+_ZLIB_TYPE = type(zlib.decompressobj())
+
 MAX_LINE_BYTES = 1 << 20
 """A WARC, ARC or HTTP header line longer than 1 MiB is damage: real header lines
 (cookies and long URLs included) stay under 64 KiB, and the cap bounds the memory a
@@ -48,21 +50,33 @@ class PayloadDamage(ArchiveDamage):
     skipped, the archive around it is sound."""
 
 
+class PayloadTooLarge(ArchiveDamage):
+    """A record's HTTP payload that inflates past the body limit: the page is too large."""
+
+
 class _Strict:
     """Inflation errors raised instead of ending the stream quietly (mixed into warcio's
-    readers, whose ``_decompress`` they replace)."""
+    readers, whose ``_decompress`` they replace), and inflation bounded by its output.
+
+    warcio hands ``_decompress`` a whole HTTP chunk at a time, however large, so a
+    chunk of a few MB can inflate to gigabytes in one call: each call here inflates
+    at most what is left of ``max_output`` (plus one byte, to tell "exactly the limit"
+    from "past it") and raises ``PayloadTooLarge`` past it.
+    """
 
     decompressor: object
     decomp_type: str | None
     num_block_read: int
+    num_read: int
     lenient_first_block: bool = True
     damage: type[ArchiveDamage] = PayloadDamage
+    max_output: int | None = None
 
     def _decompress(self, data: bytes) -> bytes:
         if not self.decompressor or not data:
             return data
         try:
-            return self.decompressor.decompress(data)  # type: ignore[attr-defined]
+            return self._inflate(data)
         except zlib.error as error:
             if self.num_block_read == 0 and self.decomp_type == "deflate":
                 # Raw deflate, without the zlib header: warcio's second try.
@@ -74,6 +88,15 @@ class _Strict:
                 self.decompressor = None
                 return data
             raise self.damage(f"compressed data is broken: {error}") from None
+
+    def _inflate(self, data: bytes) -> bytes:
+        if self.max_output is None or not isinstance(self.decompressor, _ZLIB_TYPE):
+            return self.decompressor.decompress(data)  # type: ignore[attr-defined]
+        budget = max(self.max_output - self.num_read, 0) + 1
+        inflated = self.decompressor.decompress(data, budget)
+        if len(inflated) >= budget:
+            raise PayloadTooLarge(f"a payload inflates past {self.max_output} bytes")
+        return inflated
 
 
 class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
@@ -100,9 +123,17 @@ class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
         return super().read_next_member()
 
     def readline(self, length: int | None = None) -> bytes:
+        # warcio's readline can return part of a long line without its newline (it
+        # miscounts what is left at block boundaries): read on until the newline or the cap.
         cap = MAX_LINE_BYTES if not length or length > MAX_LINE_BYTES else length
-        line = super().readline(cap)
-        if len(line) >= MAX_LINE_BYTES and not line.endswith(b"\n"):
+        parts, size = [], 0
+        while size < cap and (part := super().readline(cap - size)):
+            parts.append(part)
+            size += len(part)
+            if part.endswith(b"\n"):
+                break
+        line = b"".join(parts)
+        if size >= MAX_LINE_BYTES and not line.endswith(b"\n"):
             raise ArchiveDamage(f"a header line runs past {MAX_LINE_BYTES} bytes")
         return line
 
@@ -116,25 +147,34 @@ class _StrictBuffered(_Strict, BufferedReader):
 
 
 def bounded_iterator(handle: object, block_size: int, gzipped: bool,
-                     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT) -> ArchiveIterator:
-    """An ``ArchiveIterator`` over ``handle`` reading through ``BoundedArchiveReader``."""
-    records = ArchiveIterator(handle, arc2warc=True, block_size=block_size)
+                     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT,
+                     check_digests: bool = False) -> ArchiveIterator:
+    """An ``ArchiveIterator`` over ``handle`` reading through ``BoundedArchiveReader``;
+    with ``check_digests`` each record's ``digest_checker`` tells, once the record is read
+    to its end, whether its WARC-Block-Digest and WARC-Payload-Digest matched."""
+    records = ArchiveIterator(handle, arc2warc=True, block_size=block_size,
+                              check_digests=check_digests)
     records.reader = BoundedArchiveReader(records.fh, block_size, gzipped, max_record_bytes)
     return records
 
 
-def content_stream(record: ArcWarcRecord) -> object:
+def content_stream(record: ArcWarcRecord, max_bytes: int | None = None) -> object:
     """The record's payload with transfer and content encodings undone, as warcio's
     ``content_stream``, except that a broken gzip or deflate payload raises
-    ``ArchiveDamage`` rather than reading as a shorter page."""
+    ``ArchiveDamage`` rather than reading as a shorter page, and one that inflates past
+    ``max_bytes`` raises ``PayloadTooLarge`` before more than that is inflated."""
     headers = record.http_headers
     if not headers:
         return record.raw_stream
     encoding = (headers.get_header("content-encoding") or "").lower() or None
     if encoding not in BufferedReader.get_supported_decompressors():
         encoding = None
+    stream: _Strict
     if headers.get_header("transfer-encoding") == "chunked":
-        return _StrictChunked(record.raw_stream, decomp_type=encoding)
-    if encoding:
-        return _StrictBuffered(record.raw_stream, decomp_type=encoding)
-    return record.raw_stream
+        stream = _StrictChunked(record.raw_stream, decomp_type=encoding)
+    elif encoding:
+        stream = _StrictBuffered(record.raw_stream, decomp_type=encoding)
+    else:
+        return record.raw_stream
+    stream.max_output = max_bytes
+    return stream

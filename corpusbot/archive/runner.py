@@ -13,8 +13,8 @@ Memory stays bounded by the window, not by the archive.
 
 After each task the input position advances; every ``commit_pages`` pages
 or ``commit_seconds`` the corpus commits, and that position becomes where a
-re-run resumes. ``stop()`` (wired to Ctrl-C by ``interrupt_stops``) stops
-reading, lets the tasks in flight finish, and commits.
+re-run resumes. ``stop()`` (wired to the first Ctrl-C or SIGTERM by
+``interrupt_stops``) stops reading, lets the tasks in flight finish, and commits.
 """
 
 from __future__ import annotations
@@ -33,7 +33,14 @@ from types import FrameType
 from typing import Protocol
 
 from corpusbot.archive.ranges import ByteRange
-from corpusbot.archive.reader import DAMAGED, UNREADABLE, ArchiveReader, ReaderOptions, Record
+from corpusbot.archive.reader import (
+    DAMAGED,
+    DAMAGED_DIGEST,
+    UNREADABLE,
+    ArchiveReader,
+    ReaderOptions,
+    Record,
+)
 from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.checkpoint import InputPosition
 from corpusbot.corpus.sink import Corpus
@@ -101,8 +108,8 @@ class RunReport:
 
     @property
     def damaged(self) -> bool:
-        """Some records or files could not be read."""
-        return bool(self.stats[DAMAGED] or self.stats[UNREADABLE])
+        """Some records or files could not be read, or a record's bytes failed its digest."""
+        return bool(self.stats[DAMAGED] or self.stats[DAMAGED_DIGEST] or self.stats[UNREADABLE])
 
 
 @dataclass(slots=True)
@@ -266,18 +273,26 @@ def _size(path: Path) -> int | None:
         return None
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""Ctrl-C, and what schedulers and containers send to stop a job: both commit first."""
+
+
 @contextmanager
 def interrupt_stops(runner: Runner) -> Iterator[None]:
-    """While active, the first Ctrl-C stops ``runner`` at the next commit; a second aborts."""
+    """While active, the first Ctrl-C or SIGTERM stops ``runner`` at the next commit; a
+    second aborts."""
 
     def handle(signum: int, frame: FrameType | None) -> None:
-        logger.warning("interrupted: finishing the pages in flight and committing"
-                       " (Ctrl-C again to abort without committing)")
+        logger.warning("%s: finishing the pages in flight and committing (Ctrl-C or SIGTERM "
+                       "again to abort without committing)",
+                       "interrupted" if signum == signal.SIGINT else "terminated (SIGTERM)")
         runner.stop()
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    previous = signal.signal(signal.SIGINT, handle)
+    previous = {number: signal.signal(number, handle) for number in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

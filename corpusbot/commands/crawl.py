@@ -34,6 +34,7 @@ from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXI
 from corpusbot.commands.inputs import warn_if_filtered_out
 from corpusbot.commands.output import OutputFolderError, prepare_output
 from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.netguard import parse_networks
 from corpusbot.crawl.sites import load_site_config
 from corpusbot.pipelines.options import check_settings
 from corpusbot.spiders.news import seed_urls
@@ -58,9 +59,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --redis: this process's folder under OUT "
                         "(default: HOSTNAME-N, the first one no running process holds)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    parser.add_argument("--allow-network", dest="allowed_networks", action="append",
+                        default=[], type=network, metavar="CIDR",
+                        help="let the crawl reach this private network, such as 127.0.0.0/8 "
+                        "for a local site (repeatable; everything else that is not public "
+                        "stays refused, link-local and metadata addresses included)")
     parser.add_argument("--allow-private-networks", action="store_true",
-                        help="crawl loopback and private addresses too (off by default, so "
-                        "that links cannot make the crawler probe its own network)")
+                        help="deprecated: opens every private range, the cloud metadata "
+                        "address among them; use --allow-network CIDR")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,6 +99,7 @@ def _prepared(args: argparse.Namespace) -> Settings | int:
         load_site_config(args.sites)
         settings = crawl_settings(args)
         check_settings(CorpusbotSettings(settings))
+        parse_networks(CorpusbotSettings(settings).getlist("CORPUSBOT_NETGUARD_ALLOWED_NETWORKS"))
     except (ValueError, OSError, tomllib.TOMLDecodeError) as error:
         log.error("%s", _one_line(error, args.sites))
         return EXIT_USAGE
@@ -113,6 +120,15 @@ def _one_line(error: Exception, sites: Path | None) -> str:
     return str(error)
 
 
+def network(text: str) -> str:
+    """``text`` when it names a network or an address (``127.0.0.0/8``, ``::1``)."""
+    try:
+        parse_networks([text])
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
 def crawl_settings(args: argparse.Namespace) -> Settings:
     """This project's settings, the command's defaults, then every ``-s``."""
     settings = Settings()
@@ -127,7 +143,14 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
         # Left out rather than switched off, which Scrapy would log.
         settings.set("EXTENSIONS", {"corpusbot.crawl.progress.CrawlProgress": None},
                      priority="project")
+    if args.allowed_networks:
+        settings.set("CORPUSBOT_NETGUARD_ALLOWED_NETWORKS", args.allowed_networks,
+                     priority="cmdline")
     if args.allow_private_networks:
+        log.warning("--allow-private-networks is deprecated and will go in the next release:"
+                    " it opens every private range, the cloud metadata address among them;"
+                    " name what the crawl needs with --allow-network CIDR (such as"
+                    " --allow-network 127.0.0.0/8)")
         settings.set("CORPUSBOT_BLOCK_PRIVATE_NETWORKS", False, priority="cmdline")
     if args.sites:
         settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")

@@ -2,8 +2,9 @@
 
 An input that is not an archive at all (a README renamed ``.warc``, an
 HTML page) is named in a warning and left out, rather than counted among
-damaged records where nobody would look. A run that keeps nothing because
-one filter refused every page says which filter, and which option sets it.
+damaged records where nobody would look. A run that keeps nothing says the
+reason that refused most pages: a filter and the option that sets it, or
+duplicates, which are no mistake when a run reads again what an earlier one kept.
 """
 
 from __future__ import annotations
@@ -69,12 +70,21 @@ def archives_only(paths: list[Path]) -> tuple[list[Path], list[Path]]:
 
 
 def warn_if_filtered_out(pages: int, kept: int, rejected: Mapping[str, int]) -> None:
-    """A warning naming the filter that refused the most pages, when no page was kept."""
-    filtered = {reason: count for reason, count in rejected.items()
-                if reason.startswith("filter/") and count}
-    if kept or not pages or not filtered:
+    """A warning naming the reason that refused the most pages, when no page was kept: a
+    filter with the option that sets it, or duplicates, which a rerun over pages an
+    earlier run kept rightly finds."""
+    refused = {reason: count for reason, count in rejected.items() if count}
+    if kept or not pages or not refused:
         return
-    reason, count = max(filtered.items(), key=lambda item: item[1])
+    reason, count = max(refused.items(), key=lambda item: item[1])
+    others = ", ".join(f"{r} {n}" for r, n in sorted(refused.items(), key=lambda i: -i[1])
+                       if r != reason)
+    rest = f" (the others: {others})" if others else ""
+    if reason.startswith("dedup/"):
+        log.warning("no page kept: %s refused %d of %d pages%s: they duplicate pages the "
+                    "corpus or its dedup index already holds, as when a run reads again what "
+                    "an earlier run kept; that is no mistake", reason, count, pages, rest)
+        return
     option = FILTER_OPTIONS.get(reason, "the filter options")
-    log.warning("no page kept: %s refused %d of %d pages; check %s", reason, count, pages,
-                option)
+    log.warning("no page kept: %s refused %d of %d pages%s; check %s", reason, count, pages,
+                rest, option)

@@ -2,8 +2,8 @@
 
 INPUT can be files, folders (searched for *.warc, *.warc.gz, *.arc,
 *.arc.gz) and globs. Running the same command again resumes where it
-stopped; a run over inputs already read adds nothing. Ctrl-C stops at the
-next commit. Exit status: 0 done, 1 failed (no readable archive, or OUT
+stopped; a run over inputs already read adds nothing. Ctrl-C (or SIGTERM) stops at
+the next commit. Exit status: 0 done, 1 failed (no readable archive, or OUT
 cannot be written), 2 partial (some records or files unreadable, inputs
 missing or not archives, or interrupted: run again to continue), 64 a
 refused option.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from corpusbot.archive.progress import ProgressBar, summary
 from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT
-from corpusbot.archive.reader import STATUSES_DEFAULT, ReaderOptions, find_archives
+from corpusbot.archive.reader import STATUSES_DEFAULT, ReaderOptions, find_archives, why_missing
 from corpusbot.archive.runner import (
     COMMIT_PAGES_DEFAULT,
     COMMIT_SECONDS_DEFAULT,
@@ -97,6 +97,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--commit-every", type=int, default=COMMIT_PAGES_DEFAULT, metavar="PAGES",
                         help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
                         f"(default: {COMMIT_PAGES_DEFAULT})")
+    parser.add_argument("--no-digest-check", dest="digest_check", action="store_false",
+                        help="do not check the WARC-Block-Digest and WARC-Payload-Digest "
+                        "records carry (a mismatch is counted as archive/damaged/digest)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
 
@@ -166,7 +169,7 @@ def _inputs(patterns: list[str]) -> tuple[list[Path], list[str]]:
     """The archives to read, and the inputs missing or left out (each one logged)."""
     paths, missing = find_archives(patterns)
     for pattern in missing:
-        log.error("no archive found at %s", pattern)
+        log.error("no archive found at %s: %s", pattern, why_missing(pattern))
     paths, refused = archives_only(paths)
     return paths, missing + [str(path) for path in refused]
 
@@ -185,7 +188,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     if getattr(args, "dask", None) and not open_index(corpus.dedup, dedup).shared:
         raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
     jobs = {} if args.jobs is None else {"jobs": args.jobs}  # RunOptions owns the default
-    run = RunOptions(commit_pages=args.commit_every, reader=ReaderOptions(statuses=args.status),
+    run = RunOptions(commit_pages=args.commit_every,
+                     reader=ReaderOptions(statuses=args.status, check_digests=args.digest_check),
                      **jobs)
     return processor, corpus, run
 

@@ -39,6 +39,7 @@ import logging
 import os
 import sqlite3
 from collections import Counter
+from contextlib import suppress
 from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from types import TracebackType
@@ -46,6 +47,7 @@ from typing import Any
 
 from corpusbot import __version__
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
+from corpusbot.corpus.diskfull import names_disk_full
 from corpusbot.corpus.locks import try_lock
 from corpusbot.corpus.shards import (
     COMPRESSION_DEFAULT,
@@ -100,6 +102,7 @@ class CorpusOptions:
 class Corpus:
     """Per-language JSONL corpus with persistent dedup; see the module docstring."""
 
+    @names_disk_full
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
                  run_options: dict[str, Any] | None = None, *,
                  index: IndexFactory | None = None,
@@ -166,6 +169,7 @@ class Corpus:
         self._pending[f"rejected/{reason}"] += 1
         return reason
 
+    @names_disk_full
     def _write(self, doc: Document) -> None:
         line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
         self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
@@ -189,6 +193,7 @@ class Corpus:
         """Every count so far, committed or not."""
         return self._committed + self._pending
 
+    @names_disk_full
     def commit(self) -> None:
         """Make everything added so far durable, together; see the module docstring."""
         self._commit()
@@ -207,6 +212,7 @@ class Corpus:
         self._writer.publish()
         self._write_manifest()
 
+    @names_disk_full
     def close(self, status: str = "done") -> None:
         """Commit, finish every open shard, and release the folder."""
         if self._closed:
@@ -219,7 +225,10 @@ class Corpus:
     def abort(self) -> None:
         """Release the folder without committing: the next open restores the last commit."""
         if not self._closed:
-            self._db.execute("ROLLBACK")
+            # The error that ended the run is the one to report: after a failed COMMIT (a
+            # full disk) no transaction is left to roll back.
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             self.index.release()  # what was not committed stops blocking other workers
             self._release()
 
@@ -264,12 +273,15 @@ class Corpus:
         os.replace(temporary, target)
 
     def _release(self) -> None:
-        if self._dedup is not None:
-            self._dedup.close()
-        self._writer.close()
-        self._db.close()
-        os.close(self._lock)
-        self._closed = True
+        try:
+            if self._dedup is not None:
+                self._dedup.close()
+            with suppress(OSError):  # a full disk fails the flush of a shard being closed
+                self._writer.close()
+        finally:
+            self._db.close()
+            os.close(self._lock)
+            self._closed = True
 
 
 def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, Any]:

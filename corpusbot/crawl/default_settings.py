@@ -181,8 +181,19 @@ CORPUSBOT_BLOCK_PRIVATE_NETWORKS = True
 """Refuse requests to private, loopback, link-local, multicast, reserved and
 metadata addresses (IPv4 and IPv6), by address, after DNS resolution and
 after redirects, and non-HTTP schemes; refusals are counted as
-``corpusbot/netguard/refused``. Turn off (``corpusbot crawl
---allow-private-networks``) to crawl a site on your own network. Default: on."""
+``corpusbot/netguard/refused`` and per reason as
+``corpusbot/netguard/refused/<why>``. To crawl a site on your own network,
+open its network (``CORPUSBOT_NETGUARD_ALLOWED_NETWORKS``, ``corpusbot crawl
+--allow-network``) rather than turning this off. Default: on."""
+
+CORPUSBOT_NETGUARD_ALLOWED_NETWORKS: list[str] = []
+"""Networks the guard lets through although they are not public, each an
+address or ``ADDRESS/BITS`` (``["127.0.0.0/8", "192.168.1.0/24"]``;
+``corpusbot crawl --allow-network``): for a crawl of a site on your own
+network, open what it needs and nothing else. Link-local and cloud metadata
+addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200) stay
+refused unless a network named inside their range opens them. Default:
+none."""
 
 CORPUSBOT_NETGUARD_UNSEEN_ADDRESS = "resolve"
 """What the guard does with a response whose connection address it cannot see

@@ -55,19 +55,42 @@ def feed_links(response: Response) -> list[str]:
     return [response.urljoin(h.strip()) for h in hrefs.getall() if h.strip()]
 
 
-def xml_body(response: Response, max_size: int) -> bytes | None:
-    """The response body, gunzipped when it is a gzip file; None when too large.
+DROPPED = {
+    "too-large": "it inflates past CORPUSBOT_SPIDER_SITEMAP_MAX_BYTES (a gzip bomb?)",
+    "broken-gzip": "its gzip data is broken",
+    "entities": "it declares XML entities, which no sitemap or feed needs "
+                "(an entity bomb or an external entity?)",
+}
+"""Why a sitemap or feed is dropped unread: the stat's last part, and the log's words."""
+
+
+def xml_body(response: Response, max_size: int) -> tuple[bytes | None, str | None]:
+    """The response body, gunzipped when it is a gzip file, or None and why it is dropped
+    (a key of ``DROPPED``).
 
     Gzip sitemaps arrive as ``application/gzip`` files, not as a
     ``Content-Encoding``, so Scrapy's compression middleware leaves them.
     """
-    if not gzip_magic_number(response):
-        return response.body
+    body = response.body
+    if gzip_magic_number(response):
+        try:
+            body = gunzip(response.body, max_size=max_size)
+        except ValueError:  # Scrapy's error when the size limit is passed
+            return None, "too-large"
+        except (OSError, EOFError):
+            return None, "broken-gzip"
+    return (None, "entities") if declares_entities(body) else (body, None)
+
+
+def declares_entities(body: bytes) -> bool:
+    """Whether the XML document's internal DTD declares entities (which the parse never
+    expands, but whose references would leave the URLs around them wrong)."""
     try:
-        return gunzip(response.body, max_size=max_size)
-    except (OSError, EOFError, ValueError):
-        # Scrapy raises a ValueError subclass when the size limit is passed.
-        return None
+        _, root = next(etree.iterparse(BytesIO(body), events=("start",), **_SAFE))
+    except (etree.XMLSyntaxError, StopIteration):
+        return False
+    dtd = root.getroottree().docinfo.internalDTD
+    return dtd is not None and any(True for _ in dtd.iterentities())
 
 
 def xml_kind(body: bytes) -> str:

@@ -27,9 +27,18 @@ is a new request through the middleware chain):
   refused: they reach local files and other services.
 
 A refusal raises ``IgnoreRequest``, is counted as ``corpusbot/netguard/refused``
-and logged once per host. ``CORPUSBOT_BLOCK_PRIVATE_NETWORKS = False`` (or
-``corpusbot crawl --allow-private-networks``) turns the guard off, for crawls
-of a local site.
+and as ``corpusbot/netguard/refused/<why>`` (``scheme``, ``no-host``,
+``address``, ``resolves``, ``reached``, ``unseen``, ``resolves-now``), and
+logged once per host.
+
+To crawl a site on your own network, name its addresses:
+``CORPUSBOT_NETGUARD_ALLOWED_NETWORKS = ["127.0.0.0/8"]`` (``corpusbot crawl
+--allow-network 127.0.0.0/8``, repeatable) opens those networks and nothing
+else. Link-local and cloud metadata addresses (``169.254.0.0/16``,
+``fe80::/10``, ``fd00:ec2::254``, ``100.100.100.200``) stay refused unless a
+named network lies inside their range, so ``--allow-network 0.0.0.0/0`` does
+not open the metadata service. ``CORPUSBOT_BLOCK_PRIVATE_NETWORKS = False``
+turns the guard off altogether.
 """
 
 from __future__ import annotations
@@ -53,10 +62,17 @@ from corpusbot.crawl.default_settings import CorpusbotSettings
 logger = logging.getLogger(__name__)
 
 REFUSED = "corpusbot/netguard/refused"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+SENSITIVE_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in (
+    "169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32"))
+"""Link-local space and the cloud metadata services (AWS, GCP and Azure at
+169.254.169.254, AWS over IPv6, Alibaba): opened only by a network named inside them."""
 UNSEEN_CHOICES = ("resolve", "refuse", "accept")
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 T = TypeVar("T")
+Refusal = tuple[str, str]
+"""Why a request is refused: the stat's last part, and the words of the log line."""
 
 
 def is_public(address: Address) -> bool:
@@ -68,6 +84,29 @@ def is_public(address: Address) -> bool:
         return False
     return (address.is_global and not address.is_multicast and not address.is_reserved
             and not address.is_unspecified)
+
+
+def parse_networks(values: list[str]) -> tuple[Network, ...]:
+    """Networks from ``127.0.0.0/8``, ``::1`` or ``10.1.2.3`` (a single address); a value
+    that is none raises ``ValueError`` naming it."""
+    networks = []
+    for value in values:
+        try:
+            networks.append(ipaddress.ip_network(str(value).strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"not a network: {value!r} (try 127.0.0.0/8 or ::1)") from None
+    return tuple(networks)
+
+
+def is_opened(address: Address, allowed: tuple[Network, ...]) -> bool:
+    """Whether a network in ``allowed`` opens ``address``: any that holds it, except for a
+    link-local or metadata address, which only a network inside its range opens."""
+    named = [n for n in allowed if n.version == address.version and address in n]
+    sensitive = [s for s in SENSITIVE_NETWORKS if s.version == address.version
+                 and address in s]
+    if sensitive:
+        return any(n.subnet_of(s) for n in named for s in sensitive)  # type: ignore[arg-type]
+    return bool(named)
 
 
 def literal_address(host: str) -> Address | None:
@@ -100,11 +139,12 @@ async def in_thread(function: Callable[..., T], *args: object) -> T:
 class NetGuardMiddleware:
     """The downloader middleware; see the module docstring."""
 
-    def __init__(self, stats: Any, unseen: str = "resolve") -> None:
+    def __init__(self, stats: Any, unseen: str = "resolve",
+                 allowed: tuple[Network, ...] = ()) -> None:
         if unseen not in UNSEEN_CHOICES:
             raise ValueError(f"CORPUSBOT_NETGUARD_UNSEEN_ADDRESS must be one of "
                              f"{', '.join(UNSEEN_CHOICES)}, got {unseen!r}")
-        self.stats, self.unseen = stats, unseen
+        self.stats, self.unseen, self.allowed = stats, unseen, allowed
         self._verdicts: dict[str, str | None] = {}  # host -> why it is refused, or None
         self._logged: set[str] = set()
 
@@ -113,13 +153,19 @@ class NetGuardMiddleware:
         if not CorpusbotSettings(crawler.settings).getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS"):
             raise NotConfigured("CORPUSBOT_BLOCK_PRIVATE_NETWORKS is off")
         settings = CorpusbotSettings(crawler.settings)
-        return cls(crawler.stats, str(settings.get("CORPUSBOT_NETGUARD_UNSEEN_ADDRESS")))
+        allowed = parse_networks(settings.getlist("CORPUSBOT_NETGUARD_ALLOWED_NETWORKS"))
+        return cls(crawler.stats, str(settings.get("CORPUSBOT_NETGUARD_UNSEEN_ADDRESS")),
+                   allowed)
+
+    def _fine(self, address: Address) -> bool:
+        return is_public(address) or is_opened(address, self.allowed)
 
     async def process_request(self, request: Request) -> None:
         parts = urlsplit(request.url)
         host = (parts.hostname or "").lower()
         if parts.scheme not in ALLOWED_SCHEMES:
-            self._refuse(host or parts.scheme, f"the {parts.scheme}: scheme", request)
+            self._refuse(host or parts.scheme, ("scheme", f"the {parts.scheme}: scheme"),
+                         request)
         if host not in self._verdicts:
             self._verdicts[host] = await self._judge(host)
         if self._verdicts[host] is not None:
@@ -130,39 +176,45 @@ class NetGuardMiddleware:
         seen = None if request.meta.get("proxy") else getattr(response, "ip_address", None)
         address = literal_address(str(seen or ""))
         if address is not None:
-            if not is_public(address):
-                self._refuse(host, f"it was reached at {address}", request)
+            if not self._fine(address):
+                self._refuse(host, ("reached", f"it was reached at {address}"), request)
         elif literal_address(host) is None and self.unseen != "accept":
             why = await self._judge_unseen(host)
             if why is not None:
                 self._refuse(host, why, request)
         return response
 
-    async def _judge_unseen(self, host: str) -> str | None:
+    async def _judge_unseen(self, host: str) -> Refusal | None:
         """Why a response from named ``host`` whose address is unseen is refused, if it is."""
         if self.unseen == "refuse":
-            return ("the address it came from is unknown (HTTP/2 or a proxy; "
+            return ("unseen", "the address it came from is unknown (HTTP/2 or a proxy; "
                     "CORPUSBOT_NETGUARD_UNSEEN_ADDRESS=refuse)")
         addresses = await in_thread(resolve, host)
-        private = [a for a in addresses if not is_public(a)]
-        return f"it now resolves to {private[0]}, not a public address" if private else None
-
-    async def _judge(self, host: str) -> str | None:
-        if not host:
-            return "no host"
-        address = literal_address(host)
-        if address is not None:
-            return None if is_public(address) else f"{address} is not a public address"
-        addresses = await in_thread(resolve, host)
-        private = [a for a in addresses if not is_public(a)]
+        private = [a for a in addresses if not self._fine(a)]
         if private:
-            return f"it resolves to {private[0]}, not a public address"
+            return ("resolves-now", f"it now resolves to {private[0]}, not a public address")
         return None
 
-    def _refuse(self, host: str, why: str, request: Request) -> None:
+    async def _judge(self, host: str) -> Refusal | None:
+        if not host:
+            return ("no-host", "no host")
+        address = literal_address(host)
+        if address is not None:
+            return None if self._fine(address) else ("address",
+                                                      f"{address} is not a public address")
+        addresses = await in_thread(resolve, host)
+        private = [a for a in addresses if not self._fine(a)]
+        if private:
+            return ("resolves", f"it resolves to {private[0]}, not a public address")
+        return None
+
+    def _refuse(self, host: str, refusal: Refusal, request: Request) -> None:
+        kind, why = refusal
         self.stats.inc_value(REFUSED)
+        self.stats.inc_value(f"{REFUSED}/{kind}")
         if host not in self._logged:
             self._logged.add(host)
-            logger.warning("refused %s: %s (set CORPUSBOT_BLOCK_PRIVATE_NETWORKS=False or "
-                           "pass --allow-private-networks to crawl it)", host, why)
+            logger.warning("refused %s: %s (pass --allow-network with its network, such as "
+                           "127.0.0.0/8, or set CORPUSBOT_NETGUARD_ALLOWED_NETWORKS, to crawl "
+                           "it)", host, why)
         raise IgnoreRequest(f"private network refused: {request.url}")

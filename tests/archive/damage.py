@@ -64,6 +64,45 @@ def flipped(source: Layout, count: int, rng: random.Random) -> Damaged:
                    _suffix(source))
 
 
+def text_flipped(source: Layout, count: int, rng: random.Random) -> Damaged:
+    """One letter of the page text of ``count`` records of an uncompressed archive turned
+    into another letter: the record still parses, only its digest can tell."""
+    data = bytearray(source.data)
+    touched = []
+    plain = [(body, source.data.find(body[:64], start, end))
+             for _, body, start, end in source.pages if len(body) >= 64]
+    for body, at in rng.sample([p for p in plain if p[1] >= 0], count):
+        letters = [i for i in range(at, at + len(body)) if source.data[i:i + 1].isalpha()]
+        spot = rng.choice(letters)
+        data[spot] = ord("q") if data[spot] != ord("q") else ord("z")
+        touched.append((spot, spot + 1))
+    return Damaged(f"{count} letters changed", bytes(data), source.intact(touched), ".warc")
+
+
+def long_header_line(source: Layout, index: int, size: int = 10 << 20) -> Damaged:
+    """A ``size``-byte header line put in the WARC header of the ``index``-th page record
+    of an uncompressed archive."""
+    _, _, start, end = source.pages[index]
+    at = source.data.index(b"\r\n", start) + 2
+    data = source.data[:at] + b"X-Long: " + b"a" * size + b"\r\n" + source.data[at:]
+    return Damaged("10 MB header line", data, source.intact([(start, end)]), ".warc")
+
+
+def arc_space_in_url(body: bytes) -> tuple[Damaged, str]:
+    """An ARC file of one response whose URL holds spaces, hand-edited style: its LF header
+    lines fall short of the CRLF length declared (see tests/archive/test_reader_hardening);
+    the URL it must yield."""
+    desc = b"1 0 Hand made\nURL IP-address Archive-date Content-type Archive-length\n"
+    head = (f"filedesc://space.arc 127.0.0.1 20140216050221 text/plain {len(desc)}\n"
+            ).encode() + desc + b"\n"
+    fields = ["HTTP/1.1 200 OK", "Content-Type: text/html", f"Content-Length: {len(body)}"]
+    declared = len("\r\n".join(fields).encode()) + 4 + len(body)
+    line = f"http://example.com/a page 93.184.216.119 20140216050221 text/html {declared}\n"
+    data = head + line.encode() + "\n".join(fields).encode() + b"\n\n" + body + b"\n"
+    url = "http://example.com/a%20page"
+    return Damaged("ARC URL with spaces", data, [url], ".arc"), url
+
+
 def broken_member(source: Layout, index: int) -> Damaged:
     """64 zero bytes over the middle of the ``index``-th page record."""
     _, _, start, end = source.pages[index]
@@ -164,6 +203,15 @@ def response(url: str, headers: list[tuple[str, str]], body: bytes, gzipped: boo
     return out.getvalue()
 
 
+def chunked_bomb(url: str, size: int, gzipped: bool) -> bytes:
+    """A response whose payload is gzip-encoded and sent as one HTTP chunk that inflates to
+    ``size`` zero bytes: a reader that inflates a chunk whole holds all of it."""
+    bomb = zeros_gzip(size)
+    body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(bomb), bomb)
+    return response(url, [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")],
+                    body, gzipped)
+
+
 def record_bomb(url: str, size: int) -> bytes:
     """A resource record whose gzip member inflates to ``size`` zero bytes."""
     header = (f"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: {url}\r\n"
@@ -182,6 +230,7 @@ def hostile_records(source: Layout, bomb_bytes: int) -> list[Damaged]:
     made = [
         ("payload bomb", response("https://bad.example/payload-bomb",
                                   [("Content-Encoding", "gzip")], zeros_gzip(bomb_bytes), gz)),
+        ("chunked payload bomb", chunked_bomb("https://bad.example/chunked-bomb", bomb_bytes, gz)),
         ("broken gzip payload", response("https://bad.example/broken-gzip",
                                          [("Content-Encoding", "gzip")], bytes(broken_gzip), gz)),
         ("broken chunked payload", response("https://bad.example/broken-chunked",

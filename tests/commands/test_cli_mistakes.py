@@ -242,3 +242,24 @@ def test_the_crawl_summary_says_partial_when_errors_made_the_run_partial(tmp_pat
     assert "finished           partial (errors in the log) after" in summary(
         stats, tmp_path, partial=True)
     assert "finished           finished after" in summary(stats, tmp_path)
+
+
+def test_a_rerun_of_duplicates_names_the_largest_reason(tmp_path: Path, archive: Path) -> None:
+    out = str(tmp_path / "out")
+    assert corpusbot("warc", str(archive), "-o", out, "-q").returncode == EXIT_OK
+    again = tmp_path / "again.warc.gz"  # the same pages under another file name
+    shutil.copy(archive, again)
+    result = corpusbot("warc", str(again), "-o", out, "-q")
+    assert result.returncode == EXIT_OK
+    [warning] = [line for line in result.stderr.splitlines() if "no page kept" in line]
+    assert "dedup/url refused 5 of 5 pages" in warning
+    assert "no mistake" in warning and "--min-words" not in warning
+
+
+def test_a_symlink_loop_is_named_as_one(tmp_path: Path, archive: Path) -> None:
+    loop = tmp_path / "loop.warc.gz"
+    loop.symlink_to(loop)
+    result = corpusbot("warc", str(archive), str(loop), "-o", str(tmp_path / "out"), "-q")
+    assert result.returncode == EXIT_PARTIAL
+    [line] = [line for line in result.stderr.splitlines() if str(loop) in line]
+    assert line.endswith(f"no archive found at {loop}: it is a symbolic link loop")

@@ -38,5 +38,10 @@ def test_a_hostile_site_is_crawled_within_limits(tmp_path):
     assert sum(n for path, n in hits.items() if "/loop/" in path) <= 25
     assert hits[f"{hostile.ROOT}sitemap-index.xml"] <= 2  # naming itself did not loop
     assert stats["corpusbot/html/cut/attributes"] == 1  # counted where the crawl counts
+    # the bombs among the sitemaps and feeds: dropped, counted and named in the log
+    assert stats["corpusbot/xml/dropped/too-large"] == 1  # sitemap-gzip-bomb
+    assert stats["corpusbot/xml/dropped/entities"] == 3  # sitemap-bomb, -xxe, feed-bomb
+    for name in ("sitemap-gzip-bomb.xml.gz", "sitemap-bomb.xml", "feed-bomb.xml"):
+        assert f"dropped {site.url}{hostile.ROOT}{name}: " in result.stderr
     everything = b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())
     assert b"root:x:0:0" not in everything  # the external entity was never resolved

@@ -151,3 +151,70 @@ def test_a_default_crawl_of_a_loopback_site_fetches_nothing(tmp_path) -> None:
     assert set(hits) <= {"/__hits.json"}  # the test's own question only
     assert crawl_stats(tmp_path / "out")[REFUSED] >= 2
     assert "refused 127.0.0.1" in result.stderr and "refused localhost" in result.stderr
+
+
+# -- opening named networks (issue 21) -------------------------------------------------
+
+@pytest.mark.parametrize(("allowed", "url", "opened"), [
+    (["127.0.0.0/8"], "http://127.0.0.1:8080/", True),
+    (["127.0.0.0/8"], "http://10.0.0.1/", False),
+    (["127.0.0.0/8"], "http://169.254.169.254/latest/meta-data/", False),
+    (["0.0.0.0/0"], "http://192.168.1.1/", True),
+    (["0.0.0.0/0"], "http://169.254.169.254/latest/meta-data/", False),
+    (["0.0.0.0/0"], "http://100.100.100.200/", False),
+    (["169.254.169.254"], "http://169.254.169.254/latest/meta-data/", True),
+    (["::/0"], "http://[fd00:ec2::254]/", False),
+    (["::/0"], "http://[fe80::1]/", False),
+    (["fd00:ec2::254"], "http://[fd00:ec2::254]/", True),
+    (["::1"], "http://[::1]/", True),
+    (["::1"], "http://[::ffff:127.0.0.1]/", False),
+])
+def test_a_named_network_opens_what_it_names_and_no_more(allowed: list[str], url: str,
+                                                         opened: bool) -> None:
+    guard = middleware(CORPUSBOT_NETGUARD_ALLOWED_NETWORKS=allowed)
+    if opened:
+        check(guard, url)
+    else:
+        with pytest.raises(IgnoreRequest):
+            check(guard, url)
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ("http://10.0.0.1/", "address"), ("file:///etc/passwd", "scheme"), ("http:///x", "no-host"),
+])
+def test_each_refusal_is_a_stat_per_reason(url: str, why: str) -> None:
+    guard = middleware()
+    with pytest.raises(IgnoreRequest):
+        check(guard, url)
+    assert guard.stats.get_value(f"{REFUSED}/{why}") == 1
+
+
+def test_a_bad_network_is_refused_before_the_crawl(tmp_path) -> None:
+    result = run_crawl(["http://127.0.0.1:9/", "--allow-network", "127.0.0.0/33"],
+                       tmp_path / "out")
+    assert result.returncode == 64
+    assert "not a network: '127.0.0.0/33'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_allow_private_networks_still_works_and_says_it_is_deprecated(caplog) -> None:
+    parser = argparse.ArgumentParser()
+    crawl_command.configure(parser)
+    args = parser.parse_args(["http://127.0.0.1/", "-o", "out", "--allow-private-networks"])
+    with caplog.at_level(logging.WARNING):
+        settings = crawl_command.crawl_settings(args)
+    assert settings.getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS") is False
+    assert "deprecated" in caplog.text and "--allow-network" in caplog.text
+
+
+def test_a_crawl_with_the_loopback_network_named_reaches_the_site_and_not_metadata(
+        tmp_path) -> None:
+    with NewsSite() as site:
+        result = run_crawl([f"{site.url}/", "http://169.254.169.254/latest/meta-data/",
+                            "--allow-network", "127.0.0.0/8"], tmp_path / "out",
+                           "CORPUSBOT_BLOCK_PRIVATE_NETWORKS=True", "RETRY_TIMES=0")
+    assert result.returncode in (0, 2), result.stderr[-2000:]
+    stats = crawl_stats(tmp_path / "out")
+    assert stats["corpusbot/kept"] > 0
+    assert stats[f"{REFUSED}/address"] == 2  # the metadata service: robots.txt, the page
+    assert "refused 169.254.169.254" in result.stderr

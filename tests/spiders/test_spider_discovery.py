@@ -80,10 +80,19 @@ def test_broken_or_foreign_xml_is_no_sitemap():
 def test_gzip_sitemaps_are_unpacked_and_capped():
     packed = gzip.compress(URLSET)
     response = Response("https://news.example/s.xml.gz", body=packed)
-    assert xml_body(response, max_size=10_000) == URLSET
-    assert xml_body(response, max_size=100) is None
+    assert xml_body(response, max_size=10_000) == (URLSET, None)
+    assert xml_body(response, max_size=100) == (None, "too-large")
     plain = Response("https://news.example/s.xml", body=URLSET)
-    assert xml_body(plain, max_size=100) == URLSET
+    assert xml_body(plain, max_size=100) == (URLSET, None)
+    broken = Response("https://news.example/b.xml.gz", body=packed[:30])
+    assert xml_body(broken, max_size=10_000) == (None, "broken-gzip")
+
+
+def test_a_sitemap_that_declares_entities_is_dropped():
+    bomb = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]>'
+            + URLSET.split(b"?>", 1)[-1])
+    response = Response("https://news.example/bomb.xml", body=bomb)
+    assert xml_body(response, max_size=10_000) == (None, "entities")
 
 
 def test_xml_kind_tells_sitemaps_from_feeds():

@@ -1,0 +1,102 @@
+"""Reader cases from the second hardening round (issue 21), on real archive files."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from corpusbot.archive.reader import DAMAGED, DAMAGED_DIGEST, ArchiveReader, ReaderOptions
+from tests.corpus_support import html_records, page, page_names, write_warc
+
+ARC_DATE = "20140216050221"
+
+
+def _arc_with_lf_lines(url: str, body: bytes) -> bytes:
+    """An ARC file of one response whose URL holds spaces, laid out as a hand-edited ARC
+    often is: the declared length counts CRLF header lines that the file holds as LF, so
+    the record ends a few bytes before its declared end, at the end of the file."""
+    desc = b"1 0 Hand made\nURL IP-address Archive-date Content-type Archive-length\n"
+    head = (f"filedesc://space.arc 127.0.0.1 {ARC_DATE} text/plain {len(desc)}\n"
+            ).encode() + desc + b"\n"
+    fields = ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8",
+              f"Content-Length: {len(body)}"]
+    declared = len("\r\n".join(fields).encode()) + 4 + len(body)
+    http = "\n".join(fields).encode() + b"\n\n" + body
+    line = f"{url} 93.184.216.119 {ARC_DATE} text/html {declared}\n".encode()
+    return head + line + http + b"\n"
+
+
+def test_an_arc_record_whose_url_holds_spaces_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "space-in-url.arc"
+    body = page(page_names()[0])
+    path.write_bytes(_arc_with_lf_lines("http://example.com/some page/with spaces.html", body))
+    records = list(ArchiveReader().read(path))
+    assert DAMAGED not in [r.skipped for r in records]
+    pages = [r.page for r in records if r.page is not None]
+    assert [p.url for p in pages] == ["http://example.com/some%20page/with%20spaces.html"]
+    assert pages[0].body == body
+
+
+def test_a_record_cut_inside_its_body_is_still_damage(tmp_path: Path) -> None:
+    path = tmp_path / "cut.arc"
+    data = _arc_with_lf_lines("http://example.com/a b", page(page_names()[0]))
+    path.write_bytes(data[:-200])
+    assert [r.skipped for r in ArchiveReader().read(path)][1:] == [DAMAGED]
+
+
+@pytest.mark.parametrize("where", [b"WARC-Date:", b"Content-Type: text/html"])
+def test_a_10_mb_header_line_in_a_plain_warc_is_one_damaged_record(tmp_path: Path,
+                                                                     where: bytes) -> None:
+    source = write_warc(tmp_path / "s.warc", html_records())
+    data = source.read_bytes()
+    second = data.index(b"WARC/1.", data.index(b"WARC-Type: response"))  # the 2nd page
+    at = data.index(where, second)
+    path = tmp_path / "long.warc"
+    path.write_bytes(data[:at] + b"X-Long: " + b"a" * (10 << 20) + b"\r\n" + data[at:])
+    records = list(ArchiveReader().read(path))
+    urls = [r.page.url for r in records if r.page is not None]
+    assert [r.skipped for r in records].count(DAMAGED) == 1
+    assert len(urls) == len(html_records()) - 1
+
+
+def _flip_inside_bodies(data: bytes, seed: int, count: int = 3) -> tuple[bytes, set[int]]:
+    """``count`` bytes flipped inside the page text of distinct records (letters turned
+    into other letters, so the page still parses and reads as altered text); the record
+    starts touched."""
+    rng = random.Random(seed)
+    starts = [m.start() for m in re.finditer(rb"WARC/1\.[01]\r\n", data)]
+    spans = [(starts[i], starts[i + 1] if i + 1 < len(starts) else len(data))
+             for i in range(len(starts)) if b"WARC-Type: response" in
+             data[starts[i]:starts[i] + 400]]
+    flipped = bytearray(data)
+    touched = set()
+    texts = {start: [i for i in range(_body(data, start), end) if data[i:i + 1].isalpha()]
+             for start, end in spans}
+    for start in rng.sample([start for start, letters in texts.items() if letters], count):
+        spot = rng.choice(texts[start])
+        flipped[spot] = ord("q") if data[spot] != ord("q") else ord("z")
+        touched.add(start)
+    return bytes(flipped), touched
+
+
+def _body(data: bytes, start: int) -> int:
+    """Where the HTTP body of the response record at ``start`` begins."""
+    return data.index(b"\r\n\r\n", data.index(b"\r\n\r\n", start) + 4) + 4
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_flipped_bytes_in_a_plain_warc_are_damage(tmp_path: Path, seed: int) -> None:
+    source = write_warc(tmp_path / "s.warc", html_records())
+    data, touched = _flip_inside_bodies(source.read_bytes(), seed)
+    path = tmp_path / "flipped.warc"
+    path.write_bytes(data)
+    records = list(ArchiveReader().read(path))
+    assert sorted(r.start for r in records if r.skipped == DAMAGED_DIGEST) == sorted(touched)
+    intact = {r.page.url: r.page.body for r in ArchiveReader().read(source)
+              if r.page is not None}
+    assert all(intact[r.page.url] == r.page.body for r in records if r.page is not None)
+    unchecked = list(ArchiveReader(ReaderOptions(check_digests=False)).read(path))
+    assert DAMAGED_DIGEST not in [r.skipped for r in unchecked]
