@@ -50,7 +50,7 @@ class CorpusPipeline:
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
-        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")),
+        pipeline = cls(crawler, settings.layout().root,
                        corpus_options(settings), settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
                        settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
         # Opened here, not in open_spider: a folder another run is writing to

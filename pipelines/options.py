@@ -39,6 +39,8 @@ def corpus_options(settings: CorpusbotSettings) -> CorpusOptions:
     shared = dedup_path if "://" in dedup_path else None  # redis://host:port/db
     return CorpusOptions(
         compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
+        format=settings.get("CORPUSBOT_CORPUS_FORMAT"),
+        keep_rejects=settings.getbool("CORPUSBOT_CORPUS_KEEP_REJECTS"),
         shard_bytes=settings.getint("CORPUSBOT_CORPUS_SHARD_BYTES"),
         dedup=dedup_options(settings),
         dedup_path=Path(dedup_path) if dedup_path and not shared else None,

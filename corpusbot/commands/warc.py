@@ -35,6 +35,7 @@ from corpusbot.archive.runner import (
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
 from corpusbot.commands.output import prepare_output
+from corpusbot.corpus.formats import FORMAT_DEFAULT, FORMATS
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
@@ -88,7 +89,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Jaccard similarity of a near duplicate "
                         f"(default: {THRESHOLD_DEFAULT})")
     parser.add_argument("--compression", choices=list(COMPRESSIONS),
-                        default=COMPRESSION_DEFAULT)
+                        default=COMPRESSION_DEFAULT,
+                        help="of the shards; with Parquet, of its columns (default: gzip)")
+    parser.add_argument("--format", choices=list(FORMATS), default=FORMAT_DEFAULT,
+                        help="record format of the shards (default: jsonl; parquet needs "
+                        "corpusbot[parquet])")
+    parser.add_argument("--keep-rejects", action="store_true",
+                        help="also write every page not kept, with its reason, to "
+                        "OUT/rejects/<stage>/")
     parser.add_argument("--shard-size", type=parse_size, default=SHARD_BYTES_DEFAULT,
                         help=f"JSONL bytes per shard before rotation "
                         f"(default: {SHARD_BYTES_DEFAULT >> 20}M)")
@@ -185,7 +193,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     shared = args.dedup if isinstance(args.dedup, str) else None
     if getattr(args, "dask", None) and shared is None:
         raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")
-    corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
+    corpus = CorpusOptions(compression=args.compression, format=args.format,
+                           keep_rejects=args.keep_rejects, shard_bytes=args.shard_size,
                            dedup=dedup, dedup_path=None if shared else args.dedup,
                            dedup_url=shared)
     run = RunOptions(jobs=args.jobs, commit_pages=args.commit_every,

@@ -21,7 +21,10 @@ to a page's markup before its parse, ``html/cut/<reason>``.
 counts durable together: shards are synced first, then one SQLite
 transaction over ``OUT/state.sqlite`` and the attached index
 (``OUT/dedup.sqlite`` unless ``dedup_path`` says otherwise) commits, then
-finished shards get their final names and ``manifest.json`` is rewritten.
+finished shards are published under their final names, and ``manifest.json``
+and the dataset card ``README.md`` are rewritten (``corpusbot.corpus.layout``).
+With ``keep_rejects``, every page not kept is written too, through the same
+record format, to ``rejects/<stage>/`` shards committed in the same step.
 A crash anywhere leaves the previous commit, which opening the corpus
 again restores (``ShardWriter.restore``); nothing kept is lost or doubled.
 """
@@ -31,6 +34,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import uuid
 from collections import Counter
@@ -40,14 +44,17 @@ from types import TracebackType
 from typing import Any
 
 from corpusbot import __version__
+from corpusbot.corpus.card import write_card
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
+from corpusbot.corpus.formats import FORMAT_DEFAULT, get_format
+from corpusbot.corpus.formats.base import RecordFormat
+from corpusbot.corpus.layout import Layout
 from corpusbot.corpus.locks import try_lock
 from corpusbot.corpus.shards import (
     COMPRESSION_DEFAULT,
-    COMPRESSIONS,
     SHARD_BYTES_DEFAULT,
+    ShardState,
     ShardWriter,
-    check_codec,
 )
 from corpusbot.dedup.deduplicator import LSH_FP_WEIGHT, URL, Deduplicator
 from corpusbot.dedup.index import SQLiteIndex
@@ -55,15 +62,19 @@ from corpusbot.dedup.near import optimal_bands
 from corpusbot.dedup.options import DedupOptions
 from corpusbot.dedup.redis_dedup import RedisDeduplicator, signature_bytes
 from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
-from corpusbot.document import SCHEMA_VERSION, Document, Rejection, reject
+from corpusbot.document import (
+    RECORD_FIELDS,
+    REJECTION_FIELDS,
+    SCHEMA_VERSION,
+    Document,
+    Rejection,
+    reject,
+)
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
 
-STATE_FILE = "state.sqlite"
-DEDUP_FILE = "dedup.sqlite"
-MANIFEST_FILE = "manifest.json"
-LOCK_FILE = ".lock"
+_STAGE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _CACHE_KIB = 16 * 1024  # SQLite page cache per database file
 
 
@@ -80,20 +91,24 @@ class CorpusOptions:
     """How the corpus is stored and deduplicated."""
 
     compression: str = COMPRESSION_DEFAULT
+    format: str = FORMAT_DEFAULT
     shard_bytes: int = SHARD_BYTES_DEFAULT
     dedup: DedupOptions = field(default_factory=DedupOptions)
     dedup_path: Path | None = None
     dedup_url: str | None = None  # redis://host:port/db: the index shared by many processes
+    keep_rejects: bool = False  # write every page not kept to rejects/<stage>/
 
     def __post_init__(self) -> None:
         if self.dedup_url is not None:
             RedisAddress.parse(self.dedup_url)  # a bad URL fails here, in one line
-        if self.compression not in COMPRESSIONS:
-            raise ValueError(f"unknown compression {self.compression!r}; "
-                             f"known: {', '.join(COMPRESSIONS)}")
-        check_codec(self.compression)
+        self.record_format()  # an unknown format or compression, or a missing package
         if self.shard_bytes <= 0:
             raise ValueError(f"shard size must be positive, got {self.shard_bytes}")
+
+    def record_format(self, rejects: bool = False) -> RecordFormat:
+        """The format writing documents, or the rejects output."""
+        fields = REJECTION_FIELDS if rejects else RECORD_FIELDS
+        return get_format(self.format)(self.compression, fields)
 
 
 class Corpus:
@@ -102,22 +117,25 @@ class Corpus:
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
                  run_options: dict[str, Any] | None = None) -> None:
         self.out_dir = Path(out_dir)
+        self.layout = Layout(self.out_dir)
         self.options = options or CorpusOptions()
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = _lock(self.out_dir / LOCK_FILE)
-        self._db = _open_database(self.out_dir / STATE_FILE,
-                                  self.options.dedup_path or self.out_dir / DEDUP_FILE)
-        self._writer = ShardWriter(self.out_dir, self.options.compression,
+        self._lock = _lock(self.layout.lock)
+        self._db = _open_database(self.layout.state, self.options.dedup_path or self.layout.dedup)
+        self._writer = ShardWriter(self.out_dir, self.options.record_format(),
                                    self.options.shard_bytes)
+        self._rejects = ShardWriter(self.layout.rejects, self.options.record_format(rejects=True),
+                                    self.options.shard_bytes, _STAGE, "other")
         self._pending: Counter[str] = Counter()
         self._positions: dict[str, InputPosition] = {}
         self._closed = False
         self._shared: RedisIndex | None = None
         try:
             self._checkpoint = Checkpoint(self._db)
-            self._check_compression()
+            self._check_settings()
             self._dedup = self._open_dedup()
             self._writer.restore(self._checkpoint.shards())
+            self._rejects.restore(self._checkpoint.shards(rejects=True))
             self._committed = self._checkpoint.counts()
             self._db.execute("BEGIN IMMEDIATE")
             self._run = self._checkpoint.start_run(run_options or {})
@@ -167,13 +185,14 @@ class Corpus:
         if isinstance(verdict, Document):
             self._write(verdict)
             return None
-        reason = result.reason if isinstance(result, Rejection) else str(verdict)
-        self._pending[f"rejected/{reason}"] += 1
-        return reason
+        rejection = _rejection(result, verdict)
+        self._pending[f"rejected/{rejection.reason}"] += 1
+        if self.options.keep_rejects:
+            self._rejects.write(rejection.stage, rejection.to_record())
+        return rejection.reason
 
     def _write(self, doc: Document) -> None:
-        line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
-        self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
+        self._writer.write(doc.lang, doc.to_record())
         self._pending.update({"documents": 1, f"documents/{doc.lang}": 1,
                               f"words/{doc.lang}": doc.n_words})
 
@@ -201,6 +220,7 @@ class Corpus:
 
     def _commit(self) -> None:
         self._checkpoint.save_shards(self._writer.flush())
+        self._checkpoint.save_shards(self._rejects.flush(), rejects=True)
         self._checkpoint.save_positions(list(self._positions.values()))
         self._checkpoint.add_counts(self._pending)
         if self._shared is not None:
@@ -212,13 +232,17 @@ class Corpus:
         self._pending.clear()
         self._positions.clear()
         self._writer.publish()
-        self._write_manifest()
+        self._rejects.publish()
+        manifest = self.manifest()
+        _replace_text(self.layout.manifest, json.dumps(manifest, indent=2, ensure_ascii=False))
+        write_card(self.layout, manifest)
 
     def close(self, status: str = "done") -> None:
         """Commit, finish every open shard, and release the folder."""
         if self._closed:
             return
         self._writer.finish_all()
+        self._rejects.finish_all()
         self._checkpoint.end_run(self._run, status)
         self._commit()
         self._release()
@@ -245,23 +269,22 @@ class Corpus:
         """The committed state as ``manifest.json`` describes it."""
         return build_manifest(self._checkpoint, self.options)
 
-    def _check_compression(self) -> None:
-        stored = self._checkpoint.setting("compression", self.options.compression)
-        if stored != self.options.compression:
-            raise CorpusMismatchError(
-                f"{self.out_dir} holds {stored} shards; pass --compression {stored}"
-                " or write to another folder")
-
-    def _write_manifest(self) -> None:
-        target = self.out_dir / MANIFEST_FILE
-        temporary = target.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(self.manifest(), indent=2, ensure_ascii=False) + "\n")
-        os.replace(temporary, target)
+    def _check_settings(self) -> None:
+        for name in ("compression", "format"):
+            mine = getattr(self.options, name)
+            # A corpus from before formats were chosen is JSONL.
+            first = FORMAT_DEFAULT if name == "format" and self._checkpoint.shards() else mine
+            stored = self._checkpoint.setting(name, first)
+            if stored != mine:
+                raise CorpusMismatchError(
+                    f"{self.out_dir} holds {stored} shards; pass --{name} {stored}"
+                    " or write to another folder")
 
     def _release(self) -> None:
         if self._shared is not None:
             self._shared.close()
         self._writer.close()
+        self._rejects.close()
         self._db.close()
         os.close(self._lock)
         self._closed = True
@@ -271,26 +294,54 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
     """Counts per language, rejections per reason, markup cuts per reason, shards, inputs and
     runs."""
     counts = checkpoint.counts()
+    ending = options.record_format().suffix
     languages: dict[str, Any] = {}
     for state in checkpoint.shards():
         entry = languages.setdefault(state.lang, {
             "documents": counts[f"documents/{state.lang}"],
             "words": counts[f"words/{state.lang}"], "shards": []})
-        entry["shards"].append({"file": state.name(options.compression),
-                                "documents": state.documents, "bytes": state.length,
-                                "complete": state.finished})
+        entry["shards"].append(_shard_entry(state, ending))
+    rejects: dict[str, Any] = {}
+    for state in checkpoint.shards(rejects=True):
+        rejects.setdefault(state.lang, []).append(_shard_entry(state, ending, "rejects/"))
     prefixed = _by_prefix(counts)
     runs = checkpoint.runs()
     return {
         "schema": SCHEMA_VERSION, "corpusbot": __version__, "updated": now(),
+        "format": options.format, "compression": options.compression,
         "documents": counts["documents"], "pages": counts["pages"],
         "languages": dict(sorted(languages.items())),
-        "rejections": prefixed.get("rejected", {}), "archive": prefixed.get("archive", {}),
+        "rejections": prefixed.get("rejected", {}), "rejects": rejects,
+        "archive": prefixed.get("archive", {}),
         "html": prefixed.get("html", {}),
         "inputs": [{"path": p.path, "offset": p.offset, "done": p.done}
                    for p in checkpoint.positions()],
         "options": runs[-1]["options"] if runs else {}, "runs": runs,
     }
+
+
+def _shard_entry(state: ShardState, ending: str, folder: str = "") -> dict[str, Any]:
+    return {"file": folder + state.name(ending), "documents": state.documents,
+            "bytes": state.length, "complete": state.finished}
+
+
+def _rejection(result: Document | Rejection, verdict: object) -> Rejection:
+    """What was not kept, as a Rejection: the Processor's own, or the dedup index's verdict
+    on a document (a reason, or a Rejection naming the document it duplicates)."""
+    if isinstance(verdict, Rejection):
+        return verdict
+    if isinstance(result, Rejection):
+        return result
+    return Rejection(url=result.url, reason=str(verdict), source=result.source,
+                     record_id=result.record_id, offset=result.offset, url_key=result.url_key,
+                     text=result.text)
+
+
+def _replace_text(target: Path, text: str) -> None:
+    """Write ``target`` whole or not at all (readers never see half a file)."""
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(text + "\n", encoding="utf-8")
+    os.replace(temporary, target)
 
 
 def recorded_options(options: object) -> object:
