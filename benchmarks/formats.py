@@ -1,15 +1,15 @@
 """Parquet against JSONL on the same corpus: bytes on disk, write and read speed (issue 22).
 
-    python benchmarks/formats.py                          # 20,000 documents, best of 3
-    python benchmarks/formats.py --documents 5000 --repeat 1 --out /tmp/formats.json
+    python benchmarks/formats.py                          # every gold page, best of 5
+    python benchmarks/formats.py --repeat 1 --out /tmp/formats.json
 
 The documents come from every page of ../shared/bench, processed once
-(``Processor``, default mode, metadata on) and then repeated under other
-URLs until there are ``--documents``: real texts, titles and ``meta`` of
-many languages. Each format then writes the same documents through the
-corpus sink (``Corpus.add`` with dedup off, a commit every 2,000
-documents, the close that finishes and publishes the shards), so the write
-figure is the sink's own cost: encoding, compression, commits and, for
+(``Processor``, default mode, metadata on): real texts, titles and
+``meta`` of many languages, each once (repeating texts would let a
+compressor's window find them again and flatter the sizes). Each format
+then writes the same documents through the corpus sink (``Corpus.add``
+with dedup off, a commit every 500 documents, the close that finishes and
+publishes the shards), so the write figure is the sink's own cost: encoding, compression, commits and, for
 Parquet, the conversion of finished shards. Read speed is
 ``corpusbot.corpus.formats.read_records`` over every shard (records as the
 JSONL line decodes, what ``corpusbot report`` and ``merge`` use), and for
@@ -21,7 +21,6 @@ beside it; the machine's load is recorded.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import shutil
@@ -43,11 +42,11 @@ from corpusbot.page import Page  # noqa: E402
 from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
 
 FORMATS = [("jsonl", "gzip"), ("jsonl", "zstd"), ("parquet", "zstd"), ("parquet", "gzip")]
-COMMIT_DOCUMENTS = 2000
+COMMIT_DOCUMENTS = 500
 
 
-def documents(count: int) -> list[Document]:
-    """``count`` documents: the bench pages' own, then the same under other URLs."""
+def documents() -> list[Document]:
+    """The document of every gold page the Processor keeps."""
     processor = Processor(ProcessorOptions(dedup=DedupOptions(levels=frozenset())))
     kept = []
     for page in bench_warc.load_pages():
@@ -55,8 +54,7 @@ def documents(count: int) -> list[Document]:
                                         record_id=f"<urn:uuid:{page.key}>", offset=0))
         if isinstance(result, Document):
             kept.append(result)
-    return [dataclasses.replace(kept[i % len(kept)], url=f"{kept[i % len(kept)].url}#{i}",
-                                url_key=i) for i in range(count)]
+    return kept
 
 
 def write(docs: list[Document], out: Path, fmt: str, compression: str) -> float:
@@ -107,13 +105,15 @@ def measure(docs: list[Document], work: Path, repeat: int) -> list[dict[str, obj
             reads[fmt, compression].append(seconds)
             if fmt == "parquet":
                 columns[fmt, compression].append(read_columns(out))
-    return [_figures(len(docs), work / f"{fmt}-{compression}", fmt, compression,
-                     writes[fmt, compression], reads[fmt, compression],
-                     columns[fmt, compression]) for fmt, compression in FORMATS]
+    return [_figures(len(docs), work, (fmt, compression), writes[fmt, compression],
+                     reads[fmt, compression], columns[fmt, compression])
+            for fmt, compression in FORMATS]
 
 
-def _figures(count: int, out: Path, fmt: str, compression: str, writes: list[float],
+def _figures(count: int, work: Path, key: tuple[str, str], writes: list[float],
              reads: list[float], columns: list[float]) -> dict[str, object]:
+    fmt, compression = key
+    out = work / f"{fmt}-{compression}"
     figures: dict[str, object] = {
         "format": fmt, "compression": compression,
         "bytes": sum(p.stat().st_size for p in shards(out)),
@@ -129,11 +129,10 @@ def _figures(count: int, out: Path, fmt: str, compression: str, writes: list[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--documents", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "formats-results.json")
     args = parser.parse_args()
-    docs = documents(args.documents)
+    docs = documents()
     work = Path(tempfile.mkdtemp(prefix="corpusbot-formats-"))
     try:
         results = measure(docs, work, args.repeat)

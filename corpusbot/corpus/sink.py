@@ -48,7 +48,7 @@ from corpusbot.corpus.card import write_card
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
 from corpusbot.corpus.formats import FORMAT_DEFAULT, get_format
 from corpusbot.corpus.formats.base import RecordFormat
-from corpusbot.corpus.layout import Layout
+from corpusbot.corpus.layout import REJECTS, Layout
 from corpusbot.corpus.locks import try_lock
 from corpusbot.corpus.shards import (
     COMPRESSION_DEFAULT,
@@ -303,7 +303,7 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
         entry["shards"].append(_shard_entry(state, ending))
     rejects: dict[str, Any] = {}
     for state in checkpoint.shards(rejects=True):
-        rejects.setdefault(state.lang, []).append(_shard_entry(state, ending, "rejects/"))
+        rejects.setdefault(state.lang, []).append(_shard_entry(state, ending, f"{REJECTS}/"))
     prefixed = _by_prefix(counts)
     runs = checkpoint.runs()
     return {
