@@ -9,8 +9,8 @@ The documents come from every page of ../shared/bench, processed once
 compressor's window find them again and flatter the sizes). Each format
 then writes the same documents through the corpus sink (``Corpus.add``
 with dedup off, a commit every 500 documents, the close that finishes and
-publishes the shards), so the write figure is the sink's own cost: encoding, compression, commits and, for
-Parquet, the conversion of finished shards. Read speed is
+publishes the shards), so the write figure is the sink's own cost:
+encoding, compression, commits and, for Parquet, the conversion of finished shards. Read speed is
 ``corpusbot.corpus.formats.read_records`` over every shard (records as the
 JSONL line decodes, what ``corpusbot report`` and ``merge`` use), and for
 Parquet also pyarrow reading the columns alone (what a columnar reader
@@ -105,15 +105,16 @@ def measure(docs: list[Document], work: Path, repeat: int) -> list[dict[str, obj
             reads[fmt, compression].append(seconds)
             if fmt == "parquet":
                 columns[fmt, compression].append(read_columns(out))
-    return [_figures(len(docs), work, (fmt, compression), writes[fmt, compression],
-                     reads[fmt, compression], columns[fmt, compression])
+    return [_figures(len(docs), work / f"{fmt}-{compression}", (fmt, compression),
+                     {"write": writes[fmt, compression], "read": reads[fmt, compression],
+                      "columns": columns[fmt, compression]})
             for fmt, compression in FORMATS]
 
 
-def _figures(count: int, work: Path, key: tuple[str, str], writes: list[float],
-             reads: list[float], columns: list[float]) -> dict[str, object]:
+def _figures(count: int, out: Path, key: tuple[str, str],
+             seconds: dict[str, list[float]]) -> dict[str, object]:
     fmt, compression = key
-    out = work / f"{fmt}-{compression}"
+    writes, reads, columns = seconds["write"], seconds["read"], seconds["columns"]
     figures: dict[str, object] = {
         "format": fmt, "compression": compression,
         "bytes": sum(p.stat().st_size for p in shards(out)),
