@@ -44,6 +44,7 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
     archive: Counter[str] = Counter()
     html: Counter[str] = Counter()
     inputs, parts = [], []
+    rejects: dict[str, list[dict[str, Any]]] = {}
     for folder in sorted(folders):
         manifest = read_manifest(folder)
         if manifest is None:
@@ -57,10 +58,14 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
         html.update(manifest.get("html", {}))
         inputs += manifest.get("inputs", [])
         _add_languages(languages, manifest.get("languages", {}), where)
+        for stage, shards in manifest.get("rejects", {}).items():
+            rejects.setdefault(stage, []).extend(
+                {**shard, "file": f"{where}/{shard['file']}"} for shard in shards)
     return {"schema": SCHEMA_VERSION, "corpusbot": __version__, "updated": now(),
             "documents": totals["documents"], "pages": totals["pages"],
             "languages": dict(sorted(languages.items())),
             "rejections": dict(sorted(rejections.items())),
+            "rejects": dict(sorted(rejects.items())),
             "archive": dict(sorted(archive.items())), "html": dict(sorted(html.items())),
             "inputs": inputs, "parts": parts,
             "runs": [run for part in parts for run in part["runs"]],

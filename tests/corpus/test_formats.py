@@ -64,13 +64,17 @@ def test_merge_lists_and_cards_the_shards_of_parquet_folders(tmp_path: Path) -> 
     pytest.importorskip("pyarrow", reason="pyarrow is missing: pip install corpusbot[parquet]")
     for worker, lang in (("w1", "en"), ("w2", "de")):
         assert main(["warc", str(SAMPLE), "-o", str(tmp_path / worker), "-q", "-j", "1",
-                     "--format", "parquet", "--lang", lang]) == 0
+                     "--format", "parquet", "--lang", lang, "--keep-rejects"]) == 0
     assert main(["merge", str(tmp_path), "-q"]) == 0
     merged = json.loads((tmp_path / "manifest.json").read_text())
     assert merged["format"] == "parquet" and merged["documents"] == 24
     files = [s["file"] for entry in merged["languages"].values() for s in entry["shards"]]
     assert files == ["w2/de/de-00001.parquet", "w1/en/en-00001.parquet"]
     assert sum(1 for f in files for _ in read_records(tmp_path / f)) == 24
+    rejected = [s["file"] for shards in merged["rejects"].values() for s in shards]
+    assert "w1/rejects/filter/filter-00001.parquet" in rejected
+    assert sum(1 for f in rejected for _ in read_records(tmp_path / f)) == sum(
+        merged["rejections"].values())
     card = (tmp_path / "README.md").read_text()
     assert '    - "*/en/en-*.parquet"' in card and '    - "*/de/de-*.parquet"' in card
 
