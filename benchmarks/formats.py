@@ -3,7 +3,7 @@
     python benchmarks/formats.py                          # every gold page, best of 5
     python benchmarks/formats.py --repeat 1 --out /tmp/formats.json
 
-The documents come from every page of ../shared/bench, processed once
+The documents come from every page of the three sets of ../shared/bench, processed once
 (``Processor``, default mode, metadata on): real texts, titles and
 ``meta`` of many languages, each once (repeating texts would let a
 compressor's window find them again and flatter the sizes). Each format
@@ -43,17 +43,21 @@ from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
 
 FORMATS = [("jsonl", "gzip"), ("jsonl", "zstd"), ("parquet", "zstd"), ("parquet", "gzip")]
 COMMIT_DOCUMENTS = 500
+SETS = ("scrapinghub", "multilingual-dev", "wcxb-dev")
 
 
 def documents() -> list[Document]:
-    """The document of every gold page the Processor keeps."""
+    """The document of every gold page (all three sets) the Processor keeps."""
     processor = Processor(ProcessorOptions(dedup=DedupOptions(levels=frozenset())))
     kept = []
-    for page in bench_warc.load_pages():
-        result = processor.process(Page(url=page.url, body=page.html, source="bench.warc.gz",
-                                        record_id=f"<urn:uuid:{page.key}>", offset=0))
-        if isinstance(result, Document):
-            kept.append(result)
+    for set_name in SETS:
+        for gold in bench_warc.load_gold(bench_warc.BENCH / set_name):
+            url = gold.url if gold.url and "://" in gold.url else (
+                f"https://{set_name}.bench.invalid/{gold.key}")
+            result = processor.process(Page(url=url, body=gold.html, source="bench.warc.gz",
+                                            record_id=f"<urn:{set_name}:{gold.key}>", offset=0))
+            if isinstance(result, Document):
+                kept.append(result)
     return kept
 
 

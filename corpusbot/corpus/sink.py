@@ -112,7 +112,7 @@ class CorpusOptions:
 
 
 class Corpus:
-    """Per-language JSONL corpus with persistent dedup; see the module docstring."""
+    """Per-language corpus with persistent dedup; see the module docstring."""
 
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
                  run_options: dict[str, Any] | None = None) -> None:

@@ -30,13 +30,18 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from corpusbot.corpus.formats.base import Fields, RecordFormat, RecordWriter
-from corpusbot.corpus.formats.jsonl import JsonlWriter
+from corpusbot.corpus.formats.jsonl import GZIP_LEVEL, ZSTD_LEVEL, JsonlWriter
 
 ROW_GROUP_BYTES = 32 * 1024 * 1024
 """JSON bytes of records per row group (a 256 MiB shard gets eight)."""
 READ_BATCH_ROWS = 1024
 _JSON_COLUMNS = b"corpusbot.json_columns"
-_CODECS = {"gzip": "gzip", "zstd": "zstd", "none": "none"}
+_LEVELS = {"gzip": GZIP_LEVEL, "zstd": ZSTD_LEVEL, "none": None}
+"""The levels of the JSONL codecs: pyarrow's default zstd level (1) made shards 12 % larger
+than JSONL's gzip on the gold pages (benchmarks/formats.py); at 3 they are 1 % smaller."""
+DICTIONARY_COLUMNS = ("lang", "extractor", "reason", "source.type", "source.file")
+"""Columns of few distinct values, dictionary-encoded; on the text columns a dictionary only
+costs time before pyarrow gives it up (half the conversion time on the gold pages)."""
 
 
 def _pyarrow() -> Any:
@@ -91,8 +96,13 @@ class Parquet(RecordFormat):
     def _convert(self, part: Path, target: Path) -> None:
         pa = _pyarrow()
         json_columns = [name for name, kind in self.fields.items() if kind is dict]
-        with pa.parquet.ParquetWriter(target, self.schema,
-                                      compression=_CODECS[self.compression]) as writer:
+        columns = set(self.schema.names) | {
+            f"{field.name}.{sub.name}" for field in self.schema
+            if pa.types.is_struct(field.type) for sub in field.type}
+        with pa.parquet.ParquetWriter(
+                target, self.schema, compression=self.compression,
+                compression_level=_LEVELS[self.compression],
+                use_dictionary=[c for c in DICTIONARY_COLUMNS if c in columns]) as writer:
             for rows in _row_groups(part):
                 for row in rows:
                     for column in json_columns:
