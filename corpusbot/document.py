@@ -16,7 +16,21 @@ from corpusbot.page import Page
 from corpusbot.text import hash64
 
 SCHEMA_VERSION = 1
-"""Version of the JSONL record; bumped on any change a reader must know about."""
+"""Version of the record; bumped on any change a reader must know about."""
+
+SOURCE_FIELDS: dict[str, Any] = {"type": str, "file": str, "record_id": str, "offset": int}
+RECORD_FIELDS: dict[str, Any] = {
+    "schema": int, "id": str, "url": str, "lang": str, "lang_prob": float, "title": str,
+    "text": str, "n_words": int, "extractor": str, "source": SOURCE_FIELDS, "fetched_at": str,
+    "content_hash": str, "meta": dict,
+}
+"""Every field ``Document.to_record`` may write, in order, with its type (each may be null;
+``dict`` is an object whose keys vary): what a typed format such as Parquet declares."""
+REJECTION_FIELDS: dict[str, Any] = {
+    "schema": int, "url": str, "reason": str, "detail": str, "duplicate_of": str,
+    "text": str, "source": SOURCE_FIELDS,
+}
+"""The same for ``Rejection.to_record``, one record of the rejects output."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -86,6 +100,20 @@ class Rejection:
     url_key: int | None = None
     detail: str | None = None
     cuts: tuple[str, ...] = ()
+    text: str | None = None
+    duplicate_of: str | None = None
+
+    @property
+    def stage(self) -> str:
+        """The first segment of the reason (``extract``, ``filter``, ``dedup`` ...)."""
+        return self.reason.partition("/")[0]
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSON object written to the rejects output: why, and the text when extraction
+        got that far; a duplicate names the id of the kept document it copies."""
+        return {"schema": SCHEMA_VERSION, "url": self.url, "reason": self.reason,
+                "detail": self.detail, "duplicate_of": self.duplicate_of, "text": self.text,
+                "source": source_record(self.source, self.record_id, self.offset)}
 
 
 def source_record(source: str, record_id: str | None, offset: int | None) -> dict[str, Any]:
@@ -96,7 +124,8 @@ def source_record(source: str, record_id: str | None, offset: int | None) -> dic
 
 
 def reject(page: Page, reason: str, detail: str | None = None,
-           cuts: tuple[str, ...] = ()) -> Rejection:
-    """The Rejection of ``page`` for ``reason``."""
+           cuts: tuple[str, ...] = (), text: str | None = None) -> Rejection:
+    """The Rejection of ``page`` for ``reason`` (``text``: what extraction got, if anything)."""
     return Rejection(url=page.url, reason=reason, source=page.source, record_id=page.record_id,
-                     offset=page.offset, url_key=page.url_key, detail=detail, cuts=cuts)
+                     offset=page.offset, url_key=page.url_key, detail=detail, cuts=cuts,
+                     text=text)

@@ -93,7 +93,8 @@ class Processor:
         for step in self.steps:
             drop = step.apply(state)
             if drop is not None:
-                return reject(page, drop.reason, detail=drop.detail, cuts=state.cuts)
+                return reject(page, drop.reason, detail=drop.detail, cuts=state.cuts,
+                              text=state.text or None)
         return _document(state)
 
 

@@ -60,7 +60,7 @@ class CorpusPipeline:
         if not settings.getbool("CORPUSBOT_CORPUS_ENABLED"):
             raise NotConfigured("CORPUSBOT_CORPUS_ENABLED is off")
         options = corpus_options(settings)
-        pipeline = cls(crawler, Path(settings.get("CORPUSBOT_OUTPUT_DIR")), options,
+        pipeline = cls(crawler, settings.layout().root, options,
                        settings.getint("CORPUSBOT_CORPUS_COMMIT_ITEMS"),
                        settings.getfloat("CORPUSBOT_CORPUS_COMMIT_SECONDS"))
         # Opened here, not in open_spider: a folder another run is writing to

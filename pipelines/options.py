@@ -57,6 +57,8 @@ def index_url(settings: CorpusbotSettings) -> str:
 def corpus_options(settings: CorpusbotSettings) -> CorpusOptions:
     return CorpusOptions(
         compression=settings.get("CORPUSBOT_CORPUS_COMPRESSION"),
+        format=settings.get("CORPUSBOT_CORPUS_FORMAT"),
+        keep_rejects=settings.getbool("CORPUSBOT_CORPUS_KEEP_REJECTS"),
         shard_bytes=settings.getint("CORPUSBOT_CORPUS_SHARD_BYTES"),
         dedup=index_url(settings),
     )

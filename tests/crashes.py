@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import random
 import signal
 import sqlite3
@@ -14,16 +12,30 @@ from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 
+from corpusbot.corpus.formats import read_records, shard_endings
 from tests.conftest import REPO
 
 
 def corpus(out: Path) -> Counter[tuple[str, str]]:
-    """(url, content_hash) of every document in the finished shards under ``out``."""
+    """(url, content_hash) of every document in the published shards under ``out``, in any
+    record format."""
     found: Counter[tuple[str, str]] = Counter()
-    for shard in sorted(out.glob("*/*.jsonl.gz")):
-        with gzip.open(shard, "rt", encoding="utf-8") as lines:
-            found.update((r["url"], r["content_hash"]) for r in map(json.loads, lines))
+    for shard in published(out):
+        found.update((r["url"], r["content_hash"]) for r in read_records(shard))
     return found
+
+
+def rejects(out: Path) -> Counter[tuple[str, str]]:
+    """(url, reason) of every record in the published rejects shards under ``out``."""
+    found: Counter[tuple[str, str]] = Counter()
+    for shard in published(out / "rejects"):
+        found.update((r["url"], r["reason"]) for r in read_records(shard))
+    return found
+
+
+def published(folder: Path) -> list[Path]:
+    """The published shards (any format) of the folders directly under ``folder``."""
+    return sorted(p for p in folder.glob("*/*") if p.name.endswith(shard_endings()))
 
 
 def index_agrees(out: Path, documents: Counter[tuple[str, str]]) -> bool:

@@ -48,6 +48,7 @@ from corpusbot.archive.runner import (
     RunReport,
     recipe,
 )
+from corpusbot.corpus.layout import Layout
 from corpusbot.corpus.merge import read_manifest, write_merged_manifest
 from corpusbot.corpus.sink import Corpus, CorpusOptions
 from corpusbot.dedup.backends import IndexFactory
@@ -55,7 +56,6 @@ from corpusbot.processor import Processor
 
 logger = logging.getLogger(__name__)
 
-TASKS_FOLDER = "tasks"
 TASK_RETRIES = 2
 """Retries of a task that raised; a task whose worker died is rerun by the scheduler
 (its ``distributed.scheduler.allowed-failures``, 3 by default)."""
@@ -121,7 +121,7 @@ class DaskRunner:
 
     def run(self, paths: list[Path]) -> RunReport:
         """Every file or range as a task; waits for all, merges the manifests, reports."""
-        tasks_dir = self.out_dir / TASKS_FOLDER
+        tasks_dir = Layout(self.out_dir).tasks
         tasks_dir.mkdir(parents=True, exist_ok=True)
         stats: Counter[str] = Counter()
         todo = []

@@ -33,6 +33,7 @@ from corpusbot.commands.crawllog import OneLineFetchErrors, ScrapyAtLevel
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import warn_if_filtered_out
 from corpusbot.commands.output import OutputFolderError, prepare_output
+from corpusbot.corpus.layout import Layout
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.netguard import parse_networks
 from corpusbot.crawl.sites import load_site_config
@@ -40,8 +41,6 @@ from corpusbot.pipelines.options import check_settings
 from corpusbot.spiders.news import seed_urls
 
 log = logging.getLogger(__name__)
-
-STATS_FILE = "crawl-stats.json"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(settings, int):
         return settings
     stats, failure = _crawl(settings, args)
-    out = Path(settings.get("CORPUSBOT_OUTPUT_DIR"))  # OUT/WORKER in a shared crawl
+    out = CorpusbotSettings(settings).layout().root  # OUT/WORKER in a shared crawl
     _save_stats(stats, out)
     rejected = {key.removeprefix("corpusbot/rejected/"): count for key, count in stats.items()
                 if key.startswith("corpusbot/rejected/")}
@@ -136,7 +135,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
     output = args.output
     # The command's own defaults: above the add-on's (priority "addon"),
     # below -s (priority "cmdline").
-    settings.set("JOBDIR", str(output / "job"), priority="project")
+    settings.set("JOBDIR", str(Layout(output).job), priority="project")
     show_bar = not args.quiet and sys.stderr.isatty()
     settings.set("CORPUSBOT_PROGRESS_BAR", show_bar, priority="project")
     if args.quiet:
@@ -163,7 +162,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
         output = _worker_folder(output, args.worker)
         settings.set("CORPUSBOT_REDIS_URL", args.redis, priority="cmdline")
         settings.set("CORPUSBOT_REDIS_WORKER", output.name, priority="cmdline")
-        settings.set("JOBDIR", str(output / "job"), priority="project")
+        settings.set("JOBDIR", str(Layout(output).job), priority="project")
     # -o is the one place the output folder is named.
     settings.set("CORPUSBOT_OUTPUT_DIR", str(output), priority="cmdline")
     if not args.quiet and not show_bar:
@@ -174,7 +173,6 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
 def _worker_folder(output: Path, name: str | None) -> Path:
     """This process's folder of a shared crawl: ``--worker``, else the first free HOST-N."""
     from corpusbot.corpus.locks import try_lock  # noqa: PLC0415
-    from corpusbot.corpus.sink import LOCK_FILE  # noqa: PLC0415
 
     if name:
         return output / name
@@ -182,7 +180,7 @@ def _worker_folder(output: Path, name: str | None) -> Path:
     for number in itertools.count(1):
         folder = output / f"{host}-{number}"
         folder.mkdir(parents=True, exist_ok=True)
-        held = try_lock(folder / LOCK_FILE)
+        held = try_lock(Layout(folder).lock)
         if held is not None:
             os.close(held)  # the corpus takes the lock for good when it opens
             return folder
@@ -245,7 +243,7 @@ def summary(stats: dict[str, Any], output: Path, partial: bool = False) -> str:
         + (f" ({', '.join(f'{k} {v}' for k, v in sorted(rejected.items()))})" if rejected else ""),
         f"skipped, unchanged {stats.get('corpusbot/incremental/skipped', 0)}",
         f"archived           {stats.get('corpusbot/warc/records', 0)} records, "
-        f"{size(stats.get('corpusbot/warc/bytes', 0))} in {output / 'archive'}",
+        f"{size(stats.get('corpusbot/warc/bytes', 0))} in {Layout(output).warc}",
         f"finished           {_finish(stats, partial)} after "
         f"{stats.get('elapsed_time_seconds', 0):.1f} s; corpus in {output}",
     ]
@@ -270,4 +268,4 @@ def _save_stats(stats: dict[str, Any], output: Path) -> None:
         return
     output.mkdir(parents=True, exist_ok=True)
     plain = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in stats.items()}
-    (output / STATS_FILE).write_text(json.dumps(plain, indent=1, sort_keys=True) + "\n")
+    Layout(output).stats.write_text(json.dumps(plain, indent=1, sort_keys=True) + "\n")

@@ -13,8 +13,8 @@ import logging
 from pathlib import Path
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK
+from corpusbot.corpus.layout import MANIFEST, Layout
 from corpusbot.corpus.merge import write_merged_manifest
-from corpusbot.corpus.sink import MANIFEST_FILE
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +26,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    folders = sorted(p.parent for p in args.output.glob(f"*/{MANIFEST_FILE}"))
-    folders += sorted(p.parent for p in args.output.glob(f"tasks/*/{MANIFEST_FILE}"))
+    layout = Layout(args.output)
+    folders = layout.parts()
     if not folders:
-        log.error("no corpus folder with a %s under %s", MANIFEST_FILE, args.output)
+        log.error("no corpus folder with a %s under %s", MANIFEST, args.output)
         return EXIT_FAILED
     manifest = write_merged_manifest(args.output, folders)
     if not args.quiet:
         print(f"{manifest['documents']} documents from {len(folders)} folders: "
-              f"{args.output / MANIFEST_FILE}")
+              f"{layout.manifest}")
     return EXIT_OK

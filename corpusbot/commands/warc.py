@@ -36,6 +36,7 @@ from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXI
 from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
 from corpusbot.commands.output import prepare_output
 from corpusbot.commands.steps import add_step_options, processor_options
+from corpusbot.corpus.formats import FORMAT_DEFAULT, FORMATS
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
@@ -90,7 +91,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         f"(default: {THRESHOLD_DEFAULT})")
     parser.add_argument("--compression", choices=list(COMPRESSIONS),
                         default=COMPRESSION_DEFAULT,
-                        help=f"how shards are compressed (default: {COMPRESSION_DEFAULT})")
+                        help="of the shards; with Parquet, of its columns "
+                        f"(default: {COMPRESSION_DEFAULT})")
+    parser.add_argument("--format", choices=list(FORMATS), default=FORMAT_DEFAULT,
+                        help="record format of the shards (default: jsonl; parquet needs "
+                        "corpusbot[parquet])")
+    parser.add_argument("--keep-rejects", action="store_true",
+                        help="also write every page not kept, with its reason, to "
+                        "OUT/rejects/<stage>/")
     parser.add_argument("--shard-size", type=parse_size, default=SHARD_BYTES_DEFAULT,
                         help=f"JSONL bytes per shard before rotation "
                         f"(default: {SHARD_BYTES_DEFAULT >> 20}M)")
@@ -183,7 +191,8 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     levels = frozenset(x.strip() for x in args.dedup_levels.split(",") if x.strip())
     dedup = DedupOptions(levels=levels, threshold=args.near_threshold)
     processor = processor_options(args, dedup)
-    corpus = CorpusOptions(compression=args.compression, shard_bytes=args.shard_size,
+    corpus = CorpusOptions(compression=args.compression, format=args.format,
+                           keep_rejects=args.keep_rejects, shard_bytes=args.shard_size,
                            dedup=args.dedup)
     if getattr(args, "dask", None) and not open_index(corpus.dedup, dedup).shared:
         raise ValueError("--dask needs the shared dedup index: --dedup redis://HOST:PORT/DB")

@@ -20,9 +20,10 @@ from corpusbot.corpus.shards import ShardState
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS corpus_inputs (path TEXT PRIMARY KEY, offset INTEGER NOT NULL,"
     " done INTEGER NOT NULL, size INTEGER)",
-    "CREATE TABLE IF NOT EXISTS corpus_shards (lang TEXT NOT NULL, number INTEGER NOT NULL,"
-    " length INTEGER NOT NULL, documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
-    " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))",
+    *(f"CREATE TABLE IF NOT EXISTS {table} (lang TEXT NOT NULL, number INTEGER NOT NULL,"
+      " length INTEGER NOT NULL, documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
+      " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))"
+      for table in ("corpus_shards", "corpus_reject_shards")),
     "CREATE TABLE IF NOT EXISTS corpus_counts (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS corpus_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS corpus_runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
@@ -70,16 +71,17 @@ class Checkpoint:
             "INSERT OR REPLACE INTO corpus_inputs (path, offset, done, size) VALUES (?, ?, ?, ?)",
             [(p.path, p.offset, int(p.done), p.size) for p in positions])
 
-    def shards(self) -> list[ShardState]:
+    def shards(self, rejects: bool = False) -> list[ShardState]:
+        """The committed states of the corpus's shards, or of the rejects output's."""
         rows = self._db.execute(
-            "SELECT lang, number, length, documents, jsonl_bytes, finished FROM corpus_shards"
-            " ORDER BY lang, number")
+            "SELECT lang, number, length, documents, jsonl_bytes, finished"
+            f" FROM {_shard_table(rejects)} ORDER BY lang, number")
         return [ShardState(lang, number, length, documents, size, bool(finished))
                 for lang, number, length, documents, size, finished in rows]
 
-    def save_shards(self, states: list[ShardState]) -> None:
+    def save_shards(self, states: list[ShardState], rejects: bool = False) -> None:
         self._db.executemany(
-            "INSERT OR REPLACE INTO corpus_shards"
+            f"INSERT OR REPLACE INTO {_shard_table(rejects)}"
             " (lang, number, length, documents, jsonl_bytes, finished) VALUES (?, ?, ?, ?, ?, ?)",
             [(s.lang, s.number, s.length, s.documents, s.jsonl_bytes, int(s.finished))
              for s in states])
@@ -119,3 +121,7 @@ class Checkpoint:
         rows = self._db.execute("SELECT id, started, ended, status, options FROM corpus_runs")
         return [{"run": i, "started": s, "ended": e, "status": st, "options": json.loads(o)}
                 for i, s, e, st, o in rows]
+
+
+def _shard_table(rejects: bool) -> str:
+    return "corpus_reject_shards" if rejects else "corpus_shards"

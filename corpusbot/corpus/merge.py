@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from corpusbot import __version__
+from corpusbot.corpus.card import write_card
 from corpusbot.corpus.checkpoint import now
-from corpusbot.corpus.sink import MANIFEST_FILE
+from corpusbot.corpus.layout import Layout
 from corpusbot.document import SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ logger = logging.getLogger(__name__)
 def read_manifest(folder: Path) -> dict[str, Any] | None:
     """The folder's committed manifest, or None when it has none yet (or an unreadable one)."""
     try:
-        return json.loads((folder / MANIFEST_FILE).read_text())
+        return json.loads(Layout(folder).manifest.read_text())
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
@@ -43,6 +44,7 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
     archive: Counter[str] = Counter()
     html: Counter[str] = Counter()
     inputs, parts = [], []
+    rejects: dict[str, list[dict[str, Any]]] = {}
     for folder in sorted(folders):
         manifest = read_manifest(folder)
         if manifest is None:
@@ -56,12 +58,25 @@ def merge_manifests(root: Path, folders: list[Path]) -> dict[str, Any]:
         html.update(manifest.get("html", {}))
         inputs += manifest.get("inputs", [])
         _add_languages(languages, manifest.get("languages", {}), where)
+        for stage, shards in manifest.get("rejects", {}).items():
+            rejects.setdefault(stage, []).extend(
+                {**shard, "file": f"{where}/{shard['file']}"} for shard in shards)
     return {"schema": SCHEMA_VERSION, "corpusbot": __version__, "updated": now(),
             "documents": totals["documents"], "pages": totals["pages"],
             "languages": dict(sorted(languages.items())),
             "rejections": dict(sorted(rejections.items())),
+            "rejects": dict(sorted(rejects.items())),
             "archive": dict(sorted(archive.items())), "html": dict(sorted(html.items())),
-            "inputs": inputs, "parts": parts}
+            "inputs": inputs, "parts": parts,
+            "runs": [run for part in parts for run in part["runs"]],
+            **_same_in_all(folders)}
+
+
+def _same_in_all(folders: list[Path]) -> dict[str, Any]:
+    """The format and compression, when every folder has the same (the card names them)."""
+    found = [read_manifest(folder) or {} for folder in folders]
+    return {key: found[0][key] for key in ("format", "compression")
+            if found and key in found[0] and all(m.get(key) == found[0][key] for m in found)}
 
 
 def _add_languages(languages: dict[str, dict[str, Any]], more: dict[str, Any], where: str) -> None:
@@ -74,10 +89,12 @@ def _add_languages(languages: dict[str, dict[str, Any]], more: dict[str, Any], w
 
 
 def write_merged_manifest(root: Path, folders: list[Path]) -> dict[str, Any]:
-    """Merge and write ``root/manifest.json`` atomically; returns the manifest."""
+    """Merge and write ``root/manifest.json`` and the dataset card, each atomically; returns
+    the manifest."""
     manifest = merge_manifests(root, folders)
-    target = root / MANIFEST_FILE
-    temporary = target.with_suffix(".json.tmp")
+    layout = Layout(root)
+    temporary = layout.manifest.with_name(layout.manifest.name + ".tmp")
     temporary.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
-    os.replace(temporary, target)
+    os.replace(temporary, layout.manifest)
+    write_card(layout, manifest)
     return manifest

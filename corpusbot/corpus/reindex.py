@@ -41,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from corpusbot.corpus.checkpoint import Checkpoint
+from corpusbot.corpus.layout import STATE, TASKS, Layout
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, PART_SUFFIX, ShardState
-from corpusbot.corpus.sink import DEDUP_FILE, LOCK_FILE, STATE_FILE, _lock, _open_database
+from corpusbot.corpus.sink import _lock, _open_database
 from corpusbot.dedup.backends import IndexHost, OpenIndex, open_index
 from corpusbot.document import Document
 from corpusbot.fingerprints.minhash import MinHasher
@@ -60,11 +61,11 @@ def corpus_folders(paths: list[Path]) -> list[Path]:
     """The corpus folders at or just under ``paths`` (a crawl's workers, a Dask run's tasks)."""
     found: list[Path] = []
     for path in paths:
-        if (path / STATE_FILE).is_file():
+        if (path / STATE).is_file():
             found.append(path)
             continue
-        found += sorted(p.parent for p in path.glob(f"*/{STATE_FILE}"))
-        found += sorted(p.parent for p in path.glob(f"tasks/*/{STATE_FILE}"))
+        found += sorted(p.parent for p in path.glob(f"*/{STATE}"))
+        found += sorted(p.parent for p in path.glob(f"{TASKS}/*/{STATE}"))
     return found
 
 
@@ -111,13 +112,14 @@ def write_copies(folder: Path, url: str) -> int:
 @contextmanager
 def _opened(folder: Path, url: str) -> Iterator[tuple[sqlite3.Connection, Checkpoint, OpenIndex]]:
     """The folder locked, its state, and the index opened as its owner (nothing checked)."""
-    lock = _lock(folder / LOCK_FILE)
-    connection = _open_database(folder / STATE_FILE)
+    layout = Layout(folder)
+    lock = _lock(layout.lock)
+    connection = _open_database(layout.state)
     try:
         checkpoint = Checkpoint(connection)
         options = recorded_dedup_options(checkpoint)
         index = open_index(url, options).open(
-            IndexHost(folder, connection, checkpoint, folder / DEDUP_FILE), rebuilding=True)
+            IndexHost(folder, connection, checkpoint, layout.dedup), rebuilding=True)
         try:
             yield connection, checkpoint, index
         finally:

@@ -1,17 +1,20 @@
-"""Per-language JSONL shards: compression, rotation by size, and crash-safe commits.
+"""Per-key shards (a language, or a rejection stage): rotation by size, crash-safe commits.
 
-Layout: ``OUT/<lang>/<lang>-<NNNNN>.jsonl.gz`` (``.jsonl.zst`` with zstd,
-``.jsonl`` plain). A shard being written is named ``….part``; every commit
-ends the current compression member (gzip members and zstd frames
-concatenate into one valid stream), syncs the file and reports its length,
-which the owner stores in the same transaction as the dedup index and the
-checkpoint. A shard past ``shard_bytes`` of JSONL (uncompressed, so the
-layout is the same for every codec) is finished, and renamed to its final
-name once the commit that covers it is durable.
+Layout: ``<folder>/<key>/<key>-<NNNNN><ending>``, the ending the record
+format's (``.jsonl.gz``, ``.parquet``; ``corpusbot.corpus.formats``). A
+shard being written is named ``….part``; every commit asks the format's
+writer to end what it buffered (a gzip member, a zstd frame), syncs the
+file and reports its length, which the owner stores in the same
+transaction as the dedup index and the checkpoint. A shard past
+``shard_bytes`` of JSON-encoded records (before compression, so that the
+layout is the same for every codec and format) is finished, and published
+under its final name (``RecordFormat.complete``) once the commit that
+covers it is durable.
 
 ``restore`` is the recovery after a crash, driven by the stored states:
-cut each ``.part`` back to its committed length, finish the renames a crash
-interrupted, and delete parts the last commit never saw. It is idempotent.
+cut each ``.part`` back to its committed length, finish the publications a
+crash interrupted, and delete parts the last commit never saw. It is
+idempotent.
 """
 
 from __future__ import annotations
@@ -19,67 +22,28 @@ from __future__ import annotations
 import logging
 import os
 import re
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO
+
+from corpusbot.corpus.formats.base import RecordFormat, RecordWriter
+from corpusbot.corpus.layout import PART_SUFFIX, shard_name
 
 logger = logging.getLogger(__name__)
 
-_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
+LANGUAGE_KEY = re.compile(r"[a-z]{2,3}")
 UNDETERMINED = "und"
 
 SHARD_BYTES_DEFAULT = 256 * 1024 * 1024
-"""JSONL bytes per shard before rotation (gzip makes that about a third on disk)."""
-COMPRESSIONS = {"gzip": ".jsonl.gz", "zstd": ".jsonl.zst", "none": ".jsonl"}
+"""Record bytes (JSON) per shard before rotation (gzip makes that about a third on disk)."""
+COMPRESSIONS = ("gzip", "zstd", "none")
 COMPRESSION_DEFAULT = "gzip"
-PART_SUFFIX = ".part"
-GZIP_LEVEL = 6
-ZSTD_LEVEL = 3
-
-
-class _Compressor(Protocol):
-    def compress(self, data: bytes) -> bytes: ...
-    def flush(self) -> bytes: ...
-
-
-class _Identity:
-    def compress(self, data: bytes) -> bytes:
-        return data
-
-    def flush(self) -> bytes:
-        return b""
-
-
-def check_codec(compression: str) -> None:
-    """Raise ValueError with the install command when ``compression`` needs a missing package.
-
-    Checked when the options are made, so that a run without the package
-    stops before it writes a shard or a state file.
-    """
-    if compression != "zstd":
-        return
-    try:
-        import zstandard  # noqa: F401, PLC0415
-    except ImportError:
-        raise ValueError("zstd compression needs the zstandard package: "
-                         "pip install 'corpusbot[zstd]', or choose gzip") from None
-
-
-def _compressor(compression: str) -> _Compressor:
-    """A fresh compressor whose ``flush`` ends one complete member (gzip) or frame (zstd)."""
-    if compression == "gzip":
-        return zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 31)
-    if compression == "zstd":
-        import zstandard  # optional dependency: corpusbot[zstd]  # noqa: PLC0415
-
-        return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compressobj()
-    return _Identity()
 
 
 @dataclass(slots=True)
 class ShardState:
-    """What a commit records of one shard: enough to restore or name it."""
+    """What a commit records of one shard: enough to restore or name it.
+    ``jsonl_bytes``: the JSON bytes of its records, what rotation measures."""
 
     lang: str
     number: int
@@ -88,33 +52,35 @@ class ShardState:
     jsonl_bytes: int = 0
     finished: bool = False
 
-    def name(self, compression: str) -> str:
-        """The final file name, relative to the corpus folder."""
-        return f"{self.lang}/{self.lang}-{self.number:05d}{COMPRESSIONS[compression]}"
+    def name(self, ending: str) -> str:
+        """The published file name, relative to the shards' folder."""
+        return shard_name(self.lang, self.number, ending)
 
 
 class _OpenShard:
-    """One ``.part`` file being appended to, and its current compression member."""
+    """One ``.part`` file being appended to, through its format's writer."""
 
-    __slots__ = ("compressor", "file", "state", "unflushed", "written")
+    __slots__ = ("file", "records", "state", "unflushed", "written")
 
-    def __init__(self, state: ShardState, file: BinaryIO, compression: str) -> None:
-        self.state, self.file = state, file
-        self.compressor = _compressor(compression)
-        self.written = state.jsonl_bytes  # JSONL bytes in this shard, committed or not
-        self.unflushed = 0  # documents since the last member ended
+    def __init__(self, state: ShardState, file: BinaryIO, records: RecordWriter) -> None:
+        self.state, self.file, self.records = state, file, records
+        self.written = state.jsonl_bytes  # record bytes in this shard, committed or not
+        self.unflushed = 0  # records since the last commit
 
 
 class ShardWriter:
-    """Writes JSONL lines into per-language shards; see the module docstring."""
+    """Writes records into per-key shards; see the module docstring.
 
-    def __init__(self, out_dir: Path, compression: str = COMPRESSION_DEFAULT,
-                 shard_bytes: int = SHARD_BYTES_DEFAULT) -> None:
-        if compression not in COMPRESSIONS:
-            raise ValueError(f"unknown compression {compression!r}; choose {sorted(COMPRESSIONS)}")
-        self.out_dir, self.compression, self.shard_bytes = out_dir, compression, shard_bytes
+    ``key_pattern`` says which keys may name a folder; any other goes to ``fallback``
+    (a sink trusts no caller with a path)."""
+
+    def __init__(self, out_dir: Path, record_format: RecordFormat,
+                 shard_bytes: int = SHARD_BYTES_DEFAULT,
+                 key_pattern: re.Pattern[str] = LANGUAGE_KEY, fallback: str = UNDETERMINED) -> None:
+        self.out_dir, self.format, self.shard_bytes = Path(out_dir), record_format, shard_bytes
+        self.key_pattern, self.fallback = key_pattern, fallback
         self._open: dict[str, _OpenShard] = {}
-        self._finished: list[ShardState] = []  # finished since the last commit: rename after it
+        self._finished: list[ShardState] = []  # finished since the last commit: publish after it
         self._numbers: dict[str, int] = {}
 
     def restore(self, states: list[ShardState]) -> None:
@@ -133,31 +99,25 @@ class ShardWriter:
                 logger.info("removing %s, written after the last commit", stray)
                 stray.unlink()
 
-    def write(self, lang: str, line: bytes) -> None:
-        """Append one JSONL line to the open shard of ``lang``, rotating it when full.
-
-        ``lang`` names a folder and a file: anything but a language code (the
-        language identifier gives only codes, but a sink trusts no caller with a
-        path) goes to ``und``.
-        """
-        lang = lang if _LANGUAGE_CODE.fullmatch(lang) else UNDETERMINED
-        shard = self._open.get(lang) or self._start(lang)
-        shard.file.write(shard.compressor.compress(line))
-        shard.written += len(line)
+    def write(self, key: str, record: dict) -> None:
+        """Append one record to the open shard of ``key``, rotating it when full."""
+        key = key if self.key_pattern.fullmatch(key) else self.fallback
+        shard = self._open.get(key) or self._start(key)
+        shard.written += shard.records.write(record)
         shard.unflushed += 1
         if shard.written >= self.shard_bytes:
             self._finish(shard)
 
     def flush(self) -> list[ShardState]:
-        """End every member, sync the files; the states a commit must record."""
+        """End what every writer buffered, sync the files; the states a commit must record."""
         for shard in self._open.values():
-            self._end_member(shard)
+            self._end(shard)
         return [s.state for s in self._open.values()] + self._finished
 
     def publish(self) -> None:
-        """Rename the shards finished before the last commit; call after it is durable."""
+        """Publish the shards finished before the last commit; call after it is durable."""
         for state in self._finished:
-            os.replace(self._part(state), self.out_dir / state.name(self.compression))
+            self.format.complete(self._part(state), self.out_dir / state.name(self.format.suffix))
         if self._finished:
             _sync_dirs({self.out_dir / s.lang for s in self._finished})
         self._finished.clear()
@@ -173,27 +133,29 @@ class ShardWriter:
             shard.file.close()
         self._open.clear()
 
-    def _start(self, lang: str) -> _OpenShard:
-        number = self._numbers.get(lang, 0) + 1
-        self._numbers[lang] = number
-        state = ShardState(lang, number)
+    def _start(self, key: str) -> _OpenShard:
+        number = self._numbers.get(key, 0) + 1
+        self._numbers[key] = number
+        return self._attach(ShardState(key, number), "wb")
+
+    def _attach(self, state: ShardState, mode: str) -> _OpenShard:
         part = self._part(state)
         part.parent.mkdir(parents=True, exist_ok=True)
-        shard = _OpenShard(state, open(part, "wb"), self.compression)
-        self._open[lang] = shard
+        file = open(part, mode)
+        shard = _OpenShard(state, file, self.format.writer(file))
+        self._open[state.lang] = shard
         return shard
 
     def _finish(self, shard: _OpenShard) -> None:
-        self._end_member(shard)
+        self._end(shard)
         shard.file.close()
         shard.state.finished = True
         self._finished.append(shard.state)
         del self._open[shard.state.lang]
 
-    def _end_member(self, shard: _OpenShard) -> None:
+    def _end(self, shard: _OpenShard) -> None:
         if shard.unflushed:
-            shard.file.write(shard.compressor.flush())
-            shard.compressor = _compressor(self.compression)
+            shard.records.end()
             shard.state.documents += shard.unflushed
             shard.state.jsonl_bytes = shard.written
             shard.unflushed = 0
@@ -202,22 +164,22 @@ class ShardWriter:
         shard.state.length = shard.file.tell()
 
     def _roll_forward(self, state: ShardState, part: Path) -> None:
-        final = self.out_dir / state.name(self.compression)
+        final = self.out_dir / state.name(self.format.suffix)
         if part.exists():
             _truncate(part, state.length)
-            os.replace(part, final)
+            self.format.complete(part, final)
         elif not final.exists():
             logger.error("shard %s is missing: it was committed but deleted since", final)
 
     def _reopen(self, state: ShardState, part: Path) -> None:
         if not part.exists():
-            logger.error("open shard %s is missing; its committed documents are lost", part)
+            logger.error("open shard %s is missing; its committed records are lost", part)
             return
         _truncate(part, state.length)
-        self._open[state.lang] = _OpenShard(state, open(part, "ab"), self.compression)
+        self._attach(state, "ab")
 
     def _part(self, state: ShardState) -> Path:
-        return self.out_dir / (state.name(self.compression) + PART_SUFFIX)
+        return self.out_dir / (state.name(self.format.suffix) + PART_SUFFIX)
 
 
 def _truncate(path: Path, length: int) -> None:

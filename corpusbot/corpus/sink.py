@@ -26,8 +26,11 @@ knows no backend, only the index's commit hooks.
 counts durable together: shards are synced first, then one SQLite
 transaction over ``OUT/state.sqlite`` (with the index's ``prepare``: the
 SQLite index is attached to it, the Redis one stores its epoch there)
-commits, then the index is told (``committed``), finished shards get their
-final names and ``manifest.json`` is rewritten.
+commits, then the index is told (``committed``), finished shards are
+published under their final names, and ``manifest.json`` and the dataset card
+``README.md`` are rewritten (``corpusbot.corpus.layout``).
+With ``keep_rejects``, every page not kept is written too, through the same
+record format, to ``rejects/<stage>/`` shards committed in the same step.
 A crash anywhere leaves the previous commit, which opening the corpus
 again restores (``ShardWriter.restore``); nothing kept is lost or doubled.
 """
@@ -37,6 +40,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 from collections import Counter
 from contextlib import suppress
@@ -46,28 +50,35 @@ from types import TracebackType
 from typing import Any
 
 from corpusbot import __version__
+from corpusbot.corpus.card import write_card
 from corpusbot.corpus.checkpoint import Checkpoint, InputPosition, now
 from corpusbot.corpus.diskfull import names_disk_full
+from corpusbot.corpus.formats import FORMAT_DEFAULT, get_format
+from corpusbot.corpus.formats.base import RecordFormat
+from corpusbot.corpus.layout import REJECTS, Layout
 from corpusbot.corpus.locks import try_lock
 from corpusbot.corpus.shards import (
     COMPRESSION_DEFAULT,
-    COMPRESSIONS,
     SHARD_BYTES_DEFAULT,
+    ShardState,
     ShardWriter,
-    check_codec,
 )
-from corpusbot.dedup.backends import IndexFactory, IndexHost, OpenIndex, open_index
+from corpusbot.dedup.backends import IndexFactory, IndexHost, OpenIndex, Verdict, open_index
 from corpusbot.dedup.deduplicator import URL
-from corpusbot.document import SCHEMA_VERSION, Document, Rejection, reject
+from corpusbot.document import (
+    RECORD_FIELDS,
+    REJECTION_FIELDS,
+    SCHEMA_VERSION,
+    Document,
+    Rejection,
+    reject,
+)
 from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
 
-STATE_FILE = "state.sqlite"
-DEDUP_FILE = "dedup.sqlite"
-MANIFEST_FILE = "manifest.json"
-LOCK_FILE = ".lock"
+_STAGE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _CACHE_KIB = 16 * 1024  # SQLite page cache per database file
 
 
@@ -84,23 +95,27 @@ class CorpusOptions:
     """How the corpus is stored and deduplicated."""
 
     compression: str = COMPRESSION_DEFAULT
+    format: str = FORMAT_DEFAULT
     shard_bytes: int = SHARD_BYTES_DEFAULT
+    keep_rejects: bool = False  # write every page not kept to rejects/<stage>/
     dedup: str = ""
     """The dedup index's URL (``corpusbot.dedup.backends``): "" for ``OUT/dedup.sqlite``, a
     path or ``sqlite:///PATH``, or ``redis://host:port/db`` shared by many processes."""
 
     def __post_init__(self) -> None:
         open_index(self.dedup, DedupOptions())  # a bad URL fails here, in one line
-        if self.compression not in COMPRESSIONS:
-            raise ValueError(f"unknown compression {self.compression!r}; "
-                             f"known: {', '.join(COMPRESSIONS)}")
-        check_codec(self.compression)
+        self.record_format()  # an unknown format or compression, or a missing package
         if self.shard_bytes <= 0:
             raise ValueError(f"shard size must be positive, got {self.shard_bytes}")
 
+    def record_format(self, rejects: bool = False) -> RecordFormat:
+        """The format writing documents, or the rejects output."""
+        fields = REJECTION_FIELDS if rejects else RECORD_FIELDS
+        return get_format(self.format)(self.compression, fields)
+
 
 class Corpus:
-    """Per-language JSONL corpus with persistent dedup; see the module docstring."""
+    """Per-language corpus with persistent dedup; see the module docstring."""
 
     @names_disk_full
     def __init__(self, out_dir: Path, options: CorpusOptions | None = None,
@@ -110,22 +125,26 @@ class Corpus:
         self.out_dir = Path(out_dir)
         self.options = options or CorpusOptions()
         self.index_factory = _index_factory(self.options, index)
+        self.layout = Layout(self.out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = _lock(self.out_dir / LOCK_FILE)
-        self._db = _open_database(self.out_dir / STATE_FILE)
-        self._writer = ShardWriter(self.out_dir, self.options.compression,
+        self._lock = _lock(self.layout.lock)
+        self._db = _open_database(self.layout.state)
+        self._writer = ShardWriter(self.out_dir, self.options.record_format(),
                                    self.options.shard_bytes)
+        self._rejects = ShardWriter(self.layout.rejects, self.options.record_format(rejects=True),
+                                    self.options.shard_bytes, _STAGE, "other")
         self._pending: Counter[str] = Counter()
         self._positions: dict[str, InputPosition] = {}
         self._closed = False
         self._dedup: OpenIndex | None = None
         try:
             self._checkpoint = Checkpoint(self._db)
-            self._check_compression()
+            self._check_settings()
             self._check_recipe(recipe)
             self._dedup = self.index_factory.open(IndexHost(
-                self.out_dir, self._db, self._checkpoint, self.out_dir / DEDUP_FILE))
+                self.out_dir, self._db, self._checkpoint, self.layout.dedup))
             self._writer.restore(self._checkpoint.shards())
+            self._rejects.restore(self._checkpoint.shards(rejects=True))
             self._committed = self._checkpoint.counts()
             self._db.execute("BEGIN IMMEDIATE")
             self._run = self._checkpoint.start_run(run_options or {})
@@ -165,14 +184,15 @@ class Corpus:
         if verdict.document is not None:
             self._write(verdict.document)
             return None
-        reason = verdict.reason or "dedup"
-        self._pending[f"rejected/{reason}"] += 1
-        return reason
+        rejection = _rejection(result, verdict)
+        self._pending[f"rejected/{rejection.reason}"] += 1
+        if self.options.keep_rejects:
+            self._rejects.write(rejection.stage, rejection.to_record())
+        return rejection.reason
 
     @names_disk_full
     def _write(self, doc: Document) -> None:
-        line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
-        self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
+        self._writer.write(doc.lang, doc.to_record())
         self._pending.update({"documents": 1, f"documents/{doc.lang}": 1,
                               f"words/{doc.lang}": doc.n_words})
 
@@ -201,6 +221,7 @@ class Corpus:
 
     def _commit(self) -> None:
         self._checkpoint.save_shards(self._writer.flush())
+        self._checkpoint.save_shards(self._rejects.flush(), rejects=True)
         self._checkpoint.save_positions(list(self._positions.values()))
         self._checkpoint.add_counts(self._pending)
         self.index.prepare()
@@ -210,7 +231,10 @@ class Corpus:
         self._pending.clear()
         self._positions.clear()
         self._writer.publish()
-        self._write_manifest()
+        self._rejects.publish()
+        manifest = self.manifest()
+        _replace_text(self.layout.manifest, json.dumps(manifest, indent=2, ensure_ascii=False))
+        write_card(self.layout, manifest)
 
     @names_disk_full
     def close(self, status: str = "done") -> None:
@@ -218,6 +242,7 @@ class Corpus:
         if self._closed:
             return
         self._writer.finish_all()
+        self._rejects.finish_all()
         self._checkpoint.end_run(self._run, status)
         self._commit()
         self._release()
@@ -246,12 +271,16 @@ class Corpus:
         """The committed state as ``manifest.json`` describes it."""
         return build_manifest(self._checkpoint, self.options)
 
-    def _check_compression(self) -> None:
-        stored = self._checkpoint.setting("compression", self.options.compression)
-        if stored != self.options.compression:
-            raise CorpusMismatchError(
-                f"{self.out_dir} holds {stored} shards; pass --compression {stored}"
-                " or write to another folder")
+    def _check_settings(self) -> None:
+        for name in ("compression", "format"):
+            mine = getattr(self.options, name)
+            # A corpus from before formats were chosen is JSONL.
+            first = FORMAT_DEFAULT if name == "format" and self._checkpoint.shards() else mine
+            stored = self._checkpoint.setting(name, first)
+            if stored != mine:
+                raise CorpusMismatchError(
+                    f"{self.out_dir} holds {stored} shards; pass --{name} {stored}"
+                    " or write to another folder")
 
     def _check_recipe(self, recipe: dict[str, Any] | None) -> None:
         """Refuse a run whose recipe (the settings that decide what the corpus holds: the
@@ -266,18 +295,13 @@ class Corpus:
                 f"{self.out_dir} was written with other settings ({difference}): run with the "
                 "settings of its first run, or write to another folder")
 
-    def _write_manifest(self) -> None:
-        target = self.out_dir / MANIFEST_FILE
-        temporary = target.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(self.manifest(), indent=2, ensure_ascii=False) + "\n")
-        os.replace(temporary, target)
-
     def _release(self) -> None:
         try:
             if self._dedup is not None:
                 self._dedup.close()
             with suppress(OSError):  # a full disk fails the flush of a shard being closed
                 self._writer.close()
+                self._rejects.close()
         finally:
             self._db.close()
             os.close(self._lock)
@@ -288,26 +312,52 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
     """Counts per language, rejections per reason, markup cuts per reason, shards, inputs and
     runs."""
     counts = checkpoint.counts()
+    ending = options.record_format().suffix
     languages: dict[str, Any] = {}
     for state in checkpoint.shards():
         entry = languages.setdefault(state.lang, {
             "documents": counts[f"documents/{state.lang}"],
             "words": counts[f"words/{state.lang}"], "shards": []})
-        entry["shards"].append({"file": state.name(options.compression),
-                                "documents": state.documents, "bytes": state.length,
-                                "complete": state.finished})
+        entry["shards"].append(_shard_entry(state, ending))
+    rejects: dict[str, Any] = {}
+    for state in checkpoint.shards(rejects=True):
+        rejects.setdefault(state.lang, []).append(_shard_entry(state, ending, f"{REJECTS}/"))
     prefixed = _by_prefix(counts)
     runs = checkpoint.runs()
     return {
         "schema": SCHEMA_VERSION, "corpusbot": __version__, "updated": now(),
+        "format": options.format, "compression": options.compression,
         "documents": counts["documents"], "pages": counts["pages"],
         "languages": dict(sorted(languages.items())),
-        "rejections": prefixed.get("rejected", {}), "archive": prefixed.get("archive", {}),
+        "rejections": prefixed.get("rejected", {}), "rejects": rejects,
+        "archive": prefixed.get("archive", {}),
         "html": prefixed.get("html", {}),
         "inputs": [{"path": p.path, "offset": p.offset, "done": p.done}
                    for p in checkpoint.positions()],
         "options": runs[-1]["options"] if runs else {}, "runs": runs,
     }
+
+
+def _shard_entry(state: ShardState, ending: str, folder: str = "") -> dict[str, Any]:
+    return {"file": folder + state.name(ending), "documents": state.documents,
+            "bytes": state.length, "complete": state.finished}
+
+
+def _rejection(result: Document | Rejection, verdict: Verdict) -> Rejection:
+    """What was not kept, as a Rejection: the Processor's own, or the dedup index's verdict
+    on a document, naming the kept document it duplicates where the index knows it."""
+    if isinstance(result, Rejection):
+        return result
+    return Rejection(url=result.url, reason=verdict.reason or "dedup", source=result.source,
+                     record_id=result.record_id, offset=result.offset, url_key=result.url_key,
+                     text=result.text, duplicate_of=verdict.duplicate_of)
+
+
+def _replace_text(target: Path, text: str) -> None:
+    """Write ``target`` whole or not at all (readers never see half a file)."""
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(text + "\n", encoding="utf-8")
+    os.replace(temporary, target)
 
 
 def first_difference(stored: Any, given: Any, where: str = "") -> str | None:

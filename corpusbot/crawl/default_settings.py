@@ -10,10 +10,13 @@ Units are spelled in the name: ``_SECONDS``, ``_BYTES``.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from scrapy.settings import BaseSettings
 
+from corpusbot.corpus.formats import FORMAT_DEFAULT
+from corpusbot.corpus.layout import Layout
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, SHARD_BYTES_DEFAULT
 from corpusbot.filters.registry import PRESET_DEFAULT
 from corpusbot.fingerprints.minhash import THRESHOLD_DEFAULT
@@ -162,11 +165,20 @@ out of Redis's compact encoding: still correct, larger). Default: 10 million."""
 CORPUSBOT_CORPUS_ENABLED = True
 """Write kept documents to the corpus under ``CORPUSBOT_OUTPUT_DIR``. Default: on."""
 
+CORPUSBOT_CORPUS_FORMAT = FORMAT_DEFAULT
+"""Record format of the shards: jsonl or parquet (needs ``corpusbot[parquet]``).
+Default: jsonl."""
+
 CORPUSBOT_CORPUS_COMPRESSION = COMPRESSION_DEFAULT
-"""Shard compression: gzip, zstd or none. Default: gzip."""
+"""Shard compression: gzip, zstd or none (Parquet: of its columns). Default: gzip."""
 
 CORPUSBOT_CORPUS_SHARD_BYTES = SHARD_BYTES_DEFAULT
-"""JSONL bytes per shard before a new one starts. Default: 256 MiB."""
+"""Record bytes (JSON) per shard before a new one starts. Default: 256 MiB."""
+
+CORPUSBOT_CORPUS_KEEP_REJECTS = False
+"""Also write every page not kept, with its reason, detail and (where extraction
+got that far) its text, to ``<CORPUSBOT_OUTPUT_DIR>/rejects/<stage>/``, committed
+with the corpus. Default: off."""
 
 CORPUSBOT_CORPUS_COMMIT_ITEMS = 200
 """Commit the corpus (and the incremental store after it) every this many
@@ -309,6 +321,10 @@ class CorpusbotSettings:
 
     def getdict(self, name: str) -> dict[Any, Any]:
         return self.settings.getdict(name, _default(name))
+
+    def layout(self) -> Layout:
+        """The output folder's paths: the one place the crawl reads ``CORPUSBOT_OUTPUT_DIR``."""
+        return Layout(Path(self.get("CORPUSBOT_OUTPUT_DIR")))
 
 
 def _default(name: str) -> Any:

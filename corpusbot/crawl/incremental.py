@@ -53,7 +53,7 @@ def _store(settings: CorpusbotSettings) -> SeenStore:
             CrawlKeys(settings.get("CORPUSBOT_REDIS_CRAWL")).seen(),
             settings.getint("CORPUSBOT_REDIS_URLS_CAPACITY"))
     return SeenStore(settings.get("CORPUSBOT_INCREMENTAL_STORE") or (
-        Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "crawl-seen.sqlite"))
+        settings.layout().crawl_seen))
 
 
 class IncrementalMiddleware(BaseSpiderMiddleware):

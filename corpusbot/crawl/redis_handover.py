@@ -119,7 +119,7 @@ class HandOverScheduler(Scheduler):
         scheduler.crawler = crawler
         scheduler.prefix = f"{settings.get('CORPUSBOT_REDIS_CRAWL')}:"
         scheduler.worker = settings.get("CORPUSBOT_REDIS_WORKER") or (
-            f"{socket.gethostname()}:{settings.get('CORPUSBOT_OUTPUT_DIR')}")
+            f"{socket.gethostname()}:{settings.layout().root}")
         scheduler.heartbeat = settings.getfloat("CORPUSBOT_REDIS_HEARTBEAT_SECONDS")
         scheduler.ack_at_close = not settings.getbool("CORPUSBOT_CORPUS_ENABLED")
         scheduler.holding = {}  # number -> (request, encoded)

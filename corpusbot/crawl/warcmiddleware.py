@@ -92,9 +92,7 @@ class WarcMiddleware:
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_WARC_ENABLED"):
             raise NotConfigured("CORPUSBOT_WARC_ENABLED is off")
-        directory = settings.get("CORPUSBOT_WARC_DIR") or (
-            Path(settings.get("CORPUSBOT_OUTPUT_DIR")) / "archive"
-        )
+        directory = settings.get("CORPUSBOT_WARC_DIR") or settings.layout().warc
         info = warcinfo(settings.get("USER_AGENT"), settings.get("CORPUSBOT_CONTACT"),
                         settings.getbool("ROBOTSTXT_OBEY"))
         writer = RotatingWarcWriter(

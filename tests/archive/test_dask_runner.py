@@ -25,7 +25,8 @@ from tests.dedup.test_dedup import edited
 pytest.importorskip("distributed", reason="Dask is missing: pip install corpusbot[dask]")
 from distributed import Client
 
-from corpusbot.archive.dask_runner import TASKS_FOLDER, local_cluster
+from corpusbot.archive.dask_runner import local_cluster
+from corpusbot.corpus.layout import TASKS
 
 SITE = REPO / "tests" / "fixtures" / "site" / "articles"
 
@@ -124,9 +125,9 @@ def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(
         tmp_path: Path, redis_url: str) -> None:
     inputs = archives(tmp_path)
     assert main(["warc", *map(str, inputs), "-o", str(tmp_path / "one"), "-j", "1", "-q"]) == 0
-    from corpusbot.archive.dask_runner import TASKS_FOLDER, task_key
+    from corpusbot.archive.dask_runner import task_key
 
-    folder = tmp_path / "many" / TASKS_FOLDER / task_key(inputs[1])
+    folder = tmp_path / "many" / TASKS / task_key(inputs[1])
     script = KILLED.format(root=str(REPO), url=redis_url, folder=str(folder),
                            path=str(inputs[1]), after=5)
     died = subprocess.run([sys.executable, "-c", script], check=False)
@@ -204,7 +205,7 @@ def kill_a_worker_mid_task(client: object, out: Path, pids: dict[str, int]) -> t
     while time.monotonic() < deadline:
         for address, keys in client.processing().items():  # type: ignore[attr-defined]
             for key in keys:
-                folder = out / TASKS_FOLDER / str(key).removeprefix("corpusbot-")
+                folder = out / TASKS / str(key).removeprefix("corpusbot-")
                 manifest = read_manifest(folder)
                 if manifest and manifest["pages"] and not manifest["inputs"][0]["done"]:
                     os.kill(pids[address], signal.SIGKILL)
