@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "eval": "score extraction on a gold folder of ../shared/bench",
     "warc": "build a corpus from WARC/ARC archives",
     "crawl": "crawl news sites into a corpus and a WARC archive",
+    "report": "write an HTML report (plots, samples) of a corpus",
     "merge": "merge the manifests of a shared crawl's or a Dask run's folders",
 }
 

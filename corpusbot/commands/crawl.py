@@ -32,7 +32,7 @@ from scrapy.settings import Settings
 from corpusbot.commands.crawllog import OneLineFetchErrors, ScrapyAtLevel
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import warn_if_filtered_out
-from corpusbot.commands.output import OutputFolderError, prepare_output
+from corpusbot.commands.output import OutputFolderError, prepare_output, report_hint
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.sites import load_site_config
 from corpusbot.pipelines.options import check_settings
@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         status = EXIT_OK  # a shared crawl's process may find all the work done by the others
     if not args.quiet and stats:
         print(summary(stats, out, partial=status == EXIT_PARTIAL))
+        print(report_hint(out))
     return status
 
 

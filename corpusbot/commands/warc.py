@@ -34,7 +34,7 @@ from corpusbot.archive.runner import (
 )
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
-from corpusbot.commands.output import prepare_output
+from corpusbot.commands.output import prepare_output, report_hint
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
 from corpusbot.corpus.sink import (
     Corpus,
@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         partial = status == EXIT_PARTIAL and report.status == "done"
         shown = replace(report, status="partial") if partial else report
         print(summary(shown, time.monotonic() - started, str(args.output)))
+        print(report_hint(args.output))
     return status
 
 
