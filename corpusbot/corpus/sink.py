@@ -172,7 +172,7 @@ class Corpus:
         return reason
 
     def _write(self, doc: Document) -> None:
-        line = json.dumps(doc.to_record(), ensure_ascii=False, separators=(",", ":"))
+        line = json.dumps(doc.to_record(self.out_dir), ensure_ascii=False, separators=(",", ":"))
         self._writer.write(doc.lang, line.encode("utf-8") + b"\n")
         self._pending.update({"documents": 1, f"documents/{doc.lang}": 1,
                               f"words/{doc.lang}": doc.n_words})

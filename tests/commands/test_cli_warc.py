@@ -49,6 +49,19 @@ def test_a_run_builds_the_corpus_and_prints_a_summary(archives: Path, tmp_path: 
     assert "documents kept" in printed and "dedup/exact" in printed
 
 
+def test_source_file_is_relative_to_out_inside_it_else_absolute(
+        archives: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the inputs as a user types them, relative to here
+    assert main(["warc", "in/a.warc.gz", "-o", "out", "-j", "1", "-q"]) == EXIT_OK
+    assert {r["source"]["file"] for r in read_shards(tmp_path / "out")} == {
+        str(archives / "a.warc.gz")}
+    (tmp_path / "inside" / "inputs").mkdir(parents=True)
+    (archives / "b.arc.gz").rename(tmp_path / "inside" / "inputs" / "b.arc.gz")
+    assert main(["warc", "inside/inputs", "-o", "inside", "-j", "1", "-q"]) == EXIT_OK
+    assert {r["source"]["file"] for r in read_shards(tmp_path / "inside")} == {
+        "inputs/b.arc.gz"}
+
+
 def test_the_bundled_sample(tmp_path: Path) -> None:
     out = tmp_path / "corpus"
     assert main(["warc", str(ROOT / "sample" / "sample.warc.gz"), "-o", str(out), "-q"]) == 0
