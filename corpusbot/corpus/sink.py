@@ -289,8 +289,27 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
         "html": prefixed.get("html", {}),
         "inputs": [{"path": p.path, "offset": p.offset, "done": p.done}
                    for p in checkpoint.positions()],
-        "options": runs[-1]["options"] if runs else {}, "runs": runs,
+        "options": _dedup_once(runs[-1]["options"]) if runs else {},
+        "runs": [_run_listed(run, runs[-1]["options"]) for run in runs],
     }
+
+
+def _dedup_once(options: dict[str, Any]) -> dict[str, Any]:
+    """The options with the dedup settings once: under ``processor`` (which computes the
+    features), not again under ``corpus`` when they are the same."""
+    corpus, processor = options.get("corpus"), options.get("processor")
+    if isinstance(corpus, dict) and isinstance(processor, dict) \
+            and corpus.get("dedup") == processor.get("dedup"):
+        options = {**options, "corpus": {k: v for k, v in corpus.items() if k != "dedup"}}
+    return options
+
+
+def _run_listed(run: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
+    # A run carries its options only when they differ from the manifest's "options" (the
+    # last run's): one run's settings are written once.
+    if run["options"] == latest:
+        return {key: value for key, value in run.items() if key != "options"}
+    return {**run, "options": _dedup_once(run["options"])}
 
 
 def recorded_options(options: object) -> object:

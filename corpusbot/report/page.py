@@ -158,14 +158,14 @@ def _runs(manifest: dict[str, Any]) -> str:
     runs = funnel.runs(manifest)
     if not runs:
         return ""
+    latest = manifest.get("options") or {}
     rows = [(r.get("run", "?"), r["part"], r.get("started") or "", r.get("ended") or "",
-             r.get("status", "?"), _mode(r)) for r in runs]
+             r.get("status", "?"), _mode(r.get("options", latest))) for r in runs]
     return "<h2>Runs</h2>" + _table(["#run", "folder", "started", "ended", "status", "mode"],
                                     rows)
 
 
-def _mode(run: dict[str, Any]) -> str:
-    options = run.get("options") or {}
+def _mode(options: dict[str, Any]) -> str:
     processor = options.get("processor") or {}
     return str(processor.get("mode", "")) if isinstance(processor, dict) else ""
 
