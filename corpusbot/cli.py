@@ -53,6 +53,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             continue
         module = importlib.import_module(f"corpusbot.commands.{name}")
         configured = sub.add_parser(name, help=summary, description=module.__doc__)
+        # -v after the command too (`corpusbot crawl URL -v`), as users type it
+        configured.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                                help="more log output")
         module.configure(configured)
         configured.set_defaults(run=module.run)
     return parser
