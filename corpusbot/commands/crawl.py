@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
                          rejected)
     status = exit_status(stats, failure)
+    if stats and not failure and not stats.get("response_received_count"):
+        log.error("%s", nothing_fetched(stats))
     if args.redis and not failure and stats.get("finish_reason") == "finished":
         status = EXIT_OK  # a shared crawl's process may find all the work done by the others
     if not args.quiet and stats:
@@ -191,6 +193,17 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     return stats, failure
 
 
+def nothing_fetched(stats: dict[str, Any]) -> str:
+    """Why a crawl fetched no page: the fetch failures and refusals, by reason, with counts."""
+    prefix = "corpusbot/fetch-failed/"
+    causes = [f"{key.removeprefix(prefix)} ({count} requests)"
+              for key, count in sorted(stats.items()) if key.startswith(prefix)]
+    refused = {"refused by robots.txt": stats.get("robotstxt/forbidden", 0),
+               "refused as a private network": stats.get("corpusbot/netguard/refused", 0)}
+    causes += [f"{why} ({count} requests)" for why, count in refused.items() if count]
+    return "nothing could be fetched: " + ("; ".join(causes) or "no request was made")
+
+
 def exit_status(stats: dict[str, Any], failure: str | None) -> int:
     """0 done, 1 nothing fetched, 2 interrupted or errors logged."""
     if failure or not stats.get("response_received_count"):
@@ -207,11 +220,11 @@ def summary(stats: dict[str, Any], output: Path, partial: bool = False) -> str:
     """The final table: per domain, then totals; ``partial`` when errors were logged."""
     domains = sorted({key.split("/")[2] for key in stats if key.startswith("corpusbot/domain/")})
     width = max([len(d) for d in domains] + [6])
-    lines = [f"{'domain':<{width}}  {'fetched':>8}  {'kept':>6}"]
+    columns = ("fetched", "kept", "refused", "failed")
+    lines = [f"{'domain':<{width}}" + "".join(f"  {c:>8}" for c in columns)]
     for domain in domains:
-        fetched = stats.get(f"corpusbot/domain/{domain}/fetched", 0)
-        kept = stats.get(f"corpusbot/domain/{domain}/kept", 0)
-        lines.append(f"{domain:<{width}}  {fetched:>8}  {kept:>6}")
+        counts = [stats.get(f"corpusbot/domain/{domain}/{c}", 0) for c in columns]
+        lines.append(f"{domain:<{width}}" + "".join(f"  {n:>8}" for n in counts))
     rejected = {k.removeprefix("corpusbot/rejected/"): v for k, v in stats.items()
                 if k.startswith("corpusbot/rejected/")}
     lines += [

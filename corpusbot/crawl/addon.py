@@ -31,8 +31,11 @@ COMPONENTS: dict[str, dict[str, int]] = {
     # The network guard sits closer still to the network: the last to see a
     # request (after redirects made it), the first to see a response (so a
     # refused one is never archived).
+    # Fetch outcomes sit farthest from the network: a request's failure reaches them after
+    # the retries (550) gave up.
     "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.warcmiddleware.WarcMiddleware": 950,
-                               "corpusbot.crawl.netguard.NetGuardMiddleware": 960},
+                               "corpusbot.crawl.netguard.NetGuardMiddleware": 960,
+                               "corpusbot.crawl.outcomes.FetchOutcomes": 40},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.incremental.IncrementalMiddleware": 600},
     "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
 }

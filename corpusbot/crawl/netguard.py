@@ -52,6 +52,11 @@ from corpusbot.crawl.default_settings import CorpusbotSettings
 
 logger = logging.getLogger(__name__)
 
+
+class PrivateNetworkRefused(IgnoreRequest):
+    """A request refused because its host is on a private network."""
+
+
 REFUSED = "corpusbot/netguard/refused"
 UNSEEN_CHOICES = ("resolve", "refuse", "accept")
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -165,4 +170,4 @@ class NetGuardMiddleware:
             self._logged.add(host)
             logger.warning("refused %s: %s (set CORPUSBOT_BLOCK_PRIVATE_NETWORKS=False or "
                            "pass --allow-private-networks to crawl it)", host, why)
-        raise IgnoreRequest(f"private network refused: {request.url}")
+        raise PrivateNetworkRefused(f"private network refused: {request.url}")
