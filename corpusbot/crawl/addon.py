@@ -40,6 +40,9 @@ COMPONENTS: dict[str, dict[str, int]] = {
     "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
 }
 
+THROTTLE: dict[str, int | None] = {"scrapy.extensions.throttle.AutoThrottle": None,
+                                   "corpusbot.crawl.throttle.SiteFloorThrottle": 0}
+
 
 class Addon:
     """Enable corpusbot's components with their defaults, overridable by the project."""
@@ -62,6 +65,9 @@ class Addon:
         for setting, components in COMPONENTS.items():
             for path, order in components.items():
                 settings.setdefault_in_component_priority_dict(setting, load_object(path), order)
+        # AutoThrottle that keeps each site's own delay as a floor, in AutoThrottle's place
+        for path, order in THROTTLE.items():
+            settings.setdefault_in_component_priority_dict("EXTENSIONS", load_object(path), order)
         if settings.get("CORPUSBOT_REDIS_URL"):
             _share_through_redis(settings)
 
