@@ -28,6 +28,7 @@ from typing import Any
 
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
+from scrapy.settings import default_settings as scrapy_defaults
 
 from corpusbot.commands.crawllog import OneLineFetchErrors, ScrapyAtLevel
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
@@ -178,8 +179,7 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
         handler.addFilter(fetch_errors)
-    # (the argument, not the LOG_INSTALL_ROOT_HANDLER setting, which Scrapy 2.15 lacks)
-    process = CrawlerProcess(settings, install_root_handler=False)
+    process = _process(settings)
     crawler = process.create_crawler("news")
     failures: list[str] = []
     deferred = process.crawl(crawler, start_urls=args.urls,
@@ -202,6 +202,15 @@ def nothing_fetched(stats: dict[str, Any]) -> str:
                "refused as a private network": stats.get("corpusbot/netguard/refused", 0)}
     causes += [f"{why} ({count} requests)" for why, count in refused.items() if count]
     return "nothing could be fetched: " + ("; ".join(causes) or "no request was made")
+
+
+def _process(settings: Settings) -> CrawlerProcess:
+    """The crawler process without a root log handler of its own: the setting where Scrapy
+    has it (2.19 warns on the argument), else the argument (2.15 lacks the setting)."""
+    if hasattr(scrapy_defaults, "LOG_INSTALL_ROOT_HANDLER"):
+        settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
+        return CrawlerProcess(settings)
+    return CrawlerProcess(settings, install_root_handler=False)
 
 
 def exit_status(stats: dict[str, Any], failure: str | None) -> int:

@@ -226,7 +226,8 @@ class Corpus:
     def abort(self) -> None:
         """Release the folder without committing: the next open restores the last commit."""
         if not self._closed:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # not when a Ctrl-C landed just after a COMMIT
+                self._db.execute("ROLLBACK")
             if self._shared is not None:
                 self._shared.release()  # what was not committed stops blocking other workers
             self._release()

@@ -36,6 +36,7 @@ def test_a_crawl_that_fetches_nothing_says_why(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_closed_port()}/"
     done = run_crawl([url], tmp_path / "out", "RETRY_TIMES=1")
     assert done.returncode == EXIT_FAILED
+    assert "Warning" not in done.stderr, done.stderr  # (Scrapy 2.19: install_root_handler)
     line = next(line for line in done.stderr.splitlines() if "nothing could be fetched" in line)
     # the start page and its robots.txt, each counted once though retried
     assert line.endswith("nothing could be fetched: connection refused (2 requests)"), line

@@ -276,6 +276,23 @@ def test_a_stopped_run_resumes_with_nothing_lost_or_doubled(tmp_path: Path, how:
     assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))
 
 
+def test_a_second_ctrl_c_aborts_in_one_line_and_the_rerun_completes(tmp_path: Path) -> None:
+    archive = many_pages(tmp_path / "many.warc.gz", 300)
+    out = tmp_path / "out"
+    process = _start(archive, out)
+    _wait_for_first_commit(out, process)
+    os.kill(process.pid, signal.SIGINT)
+    time.sleep(0.05)
+    os.kill(process.pid, signal.SIGINT)
+    _, errors = process.communicate(timeout=60)
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert process.returncode == EXIT_PARTIAL, errors
+    assert "aborted: what was committed stays" in errors or "run the same command" in errors
+    assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
+    urls = [r["url"] for r in read_shards(out)]
+    assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))
+
+
 def test_kill_9_of_a_two_worker_run_three_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
     from tests.crashes import corpus, index_agrees, killed_runs
 
