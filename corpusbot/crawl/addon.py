@@ -16,7 +16,7 @@ from scrapy.settings import BaseSettings, Settings
 from scrapy.utils.misc import load_object
 
 from corpusbot import __version__
-from corpusbot.crawl.default_settings import POLITENESS, defaults, user_agent
+from corpusbot.crawl.default_settings import POLITENESS, defaults, misspelt, user_agent
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ class Addon:
         settings.add_to_list("SPIDER_MODULES", "corpusbot.spiders")
 
     def update_settings(self, settings: Settings) -> None:
+        for warning in misspelt(settings):  # before the defaults join the names
+            logger.warning("%s", warning)
         for name, value in {**defaults(), **POLITENESS}.items():
             settings.set(name, value, priority="addon")
         contact = settings.get("CORPUSBOT_CONTACT")

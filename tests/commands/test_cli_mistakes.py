@@ -198,6 +198,27 @@ def test_a_file_that_is_not_an_archive_is_named(tmp_path: Path, archive: Path) -
     assert not (tmp_path / "alone").exists()
 
 
+def test_another_near_threshold_on_a_corpus_names_the_option(tmp_path: Path,
+                                                              archive: Path) -> None:
+    out = tmp_path / "out"
+    assert corpusbot("warc", str(archive), "-o", str(out), "-q").returncode == EXIT_OK
+    result = corpusbot("warc", str(archive), "-o", str(out), "-q", "--near-threshold", "0.5")
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert "built with another --near-threshold (its LSH bands" in line, line
+    assert "{'bands'" not in line
+
+
+@pytest.mark.parametrize("command", ["warc", "crawl", "extract", "eval", "report", "merge"])
+def test_every_option_says_what_it_does(command: str) -> None:
+    from corpusbot.cli import build_parser
+
+    parser = build_parser(command)
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    silent = [a.option_strings or a.dest for a in sub._actions if not a.help]
+    assert silent == []
+
+
 # -- extract and eval ----------------------------------------------------------------
 
 
