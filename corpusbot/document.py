@@ -52,6 +52,10 @@ class Document:
     meta: Mapping[str, Any] | None = None
     cuts: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        # Scrapy logs items holding a Document; its text and signature are no log line.
+        return f"<Document {self.lang} {self.n_words} words {self.url}>"
+
     @property
     def id(self) -> str:
         """A stable id: the same page with the same text has the same id in every run."""

@@ -190,6 +190,9 @@ def connect(scheduler: str) -> Iterator[Any]:
     closed (with the cluster) on leaving."""
     from distributed import Client  # noqa: PLC0415
 
+    # distributed sets its loggers to INFO on import: hold them to the caller's level
+    # (the CLI's WARNING, INFO with -v), or a local cluster logs some 30 lines of its start
+    logging.getLogger("distributed").setLevel(logging.getLogger().getEffectiveLevel())
     if not scheduler.startswith(LOCAL_PREFIX):
         with Client(scheduler) as client:
             yield client

@@ -57,6 +57,7 @@ class Addon:
             logger.warning("%s", warning)
         for name, value in {**defaults(), **POLITENESS}.items():
             settings.set(name, value, priority="addon")
+        settings.set("LOG_FORMATTER", "corpusbot.crawl.logformatter.ShortItems", priority="addon")
         contact = settings.get("CORPUSBOT_CONTACT")
         settings.set("USER_AGENT", user_agent(__version__, contact), priority="addon")
         if not contact:
