@@ -30,6 +30,7 @@ path (one machine, or a shared file system).
 from __future__ import annotations
 
 import logging
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -215,7 +216,11 @@ def local_cluster(workers: int) -> Iterator[Any]:
     import dask  # noqa: PLC0415
     from distributed import LocalCluster  # noqa: PLC0415
 
-    with (dask.config.set({"distributed.worker.daemon": False}),
-          LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                       dashboard_address=None) as cluster):
-        yield cluster
+    with warnings.catch_warnings():
+        # The scheduler's HTTP server takes another port when 8787 is taken (another
+        # cluster on the machine), and says so: nothing for the user to do.
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        with (dask.config.set({"distributed.worker.daemon": False}),
+              LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None) as cluster):
+            yield cluster
