@@ -64,8 +64,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="extraction mode")
     parser.add_argument("--lang", action="append", default=[],
                         help="allowed languages, comma-separated (default: all)")
-    parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT)
-    parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT)
+    parser.add_argument("--min-words", type=int, default=MIN_WORDS_DEFAULT,
+                        help="drop a page whose main text has fewer words "
+                        f"(default: {MIN_WORDS_DEFAULT})")
+    parser.add_argument("--max-nonletter-ratio", type=float, default=MAX_NONLETTER_RATIO_DEFAULT,
+                        help="drop a page whose text has a larger share of digits and "
+                        f"punctuation, spaces aside (default: {MAX_NONLETTER_RATIO_DEFAULT})")
     parser.add_argument("--no-metadata", dest="metadata", action="store_false",
                         help="leave out what pages declare about themselves (meta: dates, "
                         "authors); saves about a tenth of the processing")
@@ -88,7 +92,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Jaccard similarity of a near duplicate "
                         f"(default: {THRESHOLD_DEFAULT})")
     parser.add_argument("--compression", choices=list(COMPRESSIONS),
-                        default=COMPRESSION_DEFAULT)
+                        default=COMPRESSION_DEFAULT,
+                        help=f"of the shards (default: {COMPRESSION_DEFAULT}; zstd needs "
+                        "corpusbot[zstd])")
     parser.add_argument("--shard-size", type=parse_size, default=SHARD_BYTES_DEFAULT,
                         help=f"JSONL bytes per shard before rotation "
                         f"(default: {SHARD_BYTES_DEFAULT >> 20}M)")

@@ -25,7 +25,6 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -77,8 +76,6 @@ _PUNCTUATION = (
     "\u2014\u2013\u2026\u00a1\u00bf\u00b7"
 )
 _IMPOSSIBLE_RE = re.compile("[\x80-\x9f\ufffd]")
-# A character between two letters: a symbol there is mojibake (``wi±cej``).
-_INSIDE_RE = re.compile(r"(?<=[^\W\d_])[^\w\s](?=[^\W\d_])")
 # What the word vote reads: enough words to decide, bounded time on huge pages.
 MAX_DETECT_BYTES = 65536
 MAX_VOTE_WORDS = 300
@@ -157,39 +154,8 @@ def _choose(body: bytes, headers: Mapping[str, str] | None) -> tuple[str, str | 
         return UTF8, None
     for encoding in declared:
         if encoding not in (UTF8, FALLBACK) and _error_share(body, encoding) <= MAX_ERROR_SHARE:
-            return _unless_misread(body, encoding), None
+            return encoding, None
     return detect_encoding(body) or FALLBACK, None
-
-
-def _unless_misread(body: bytes, declared: str) -> str:
-    """``declared``, unless the encoding detection finds reads the bytes better.
-
-    A wrong label often names another encoding of the same script (koi8-r on
-    windows-1251 bytes, big5 or shift_jis on gb18030): every byte decodes in a
-    single-byte one, and a multi-byte one fails on too few sequences for the
-    error share to tell. The reading with fewer impossible characters (U+FFFD,
-    C1 controls), then fewer symbols inside words (``wi±cej``: windows-1250
-    read from ISO-8859-2 bytes) wins; at equal counts, the one that makes
-    clearly more stop words; a tie keeps the declaration.
-    """
-    detected = detect_encoding(body)
-    if detected is None or codecs.lookup(detected).name == codecs.lookup(declared).name:
-        return declared
-    theirs, ours = _implausible(body, declared), _implausible(body, detected)
-    if ours != theirs:
-        return detected if ours < theirs else declared
-    if _stopword_hits(body, detected) > 2 * _stopword_hits(body, declared) + 2:
-        return detected
-    return declared
-
-
-def _implausible(body: bytes, encoding: str) -> tuple[int, int]:
-    """What no text holds in ``encoding``'s reading: undecodable bytes and C1 controls, then
-    symbols between the letters of a word."""
-    impossible = len(_IMPOSSIBLE_RE.findall(body[:MAX_DETECT_BYTES].decode(encoding, "replace")))
-    words = _high_words(body).decode(encoding, "replace")
-    inside = sum(unicodedata.category(m.group())[0] == "S" for m in _INSIDE_RE.finditer(words))
-    return impossible, inside
 
 
 def detect_encoding(body: bytes) -> str | None:
@@ -222,34 +188,20 @@ def detect_encoding(body: bytes) -> str | None:
 
 def _stopword_vote(body: bytes) -> str | None:
     """The single-byte encoding whose reading of the non-ASCII words has most stop words."""
-    words = _high_words(body)
+    found = _HIGH_WORD_RE.finditer(body, 0, MAX_DETECT_BYTES)
+    words = b" ".join(match.group() for match in itertools.islice(found, MAX_VOTE_WORDS))
+    known = stoplist(None)
     best, best_hits = None, 0
     for encoding in _SINGLE_BYTE:
         text = words.decode(encoding, "replace").lower()
         if _IMPOSSIBLE_RE.search(text):
             continue  # undefined bytes or C1 controls: not this encoding
-        hits = _hits(text)
+        # A lone non-ASCII byte is more often a dash or bullet than a
+        # one-letter word, so it does not vote.
+        hits = sum(len(w) > 1 and w.strip(_PUNCTUATION) in known for w in text.split())
         if hits > best_hits:
             best, best_hits = encoding, hits
     return codecs.lookup(best).name if best else None
-
-
-def _high_words(body: bytes) -> bytes:
-    """The words of ``body`` that hold a non-ASCII byte, space-separated (the vote's part)."""
-    found = _HIGH_WORD_RE.finditer(body, 0, MAX_DETECT_BYTES)
-    return b" ".join(match.group() for match in itertools.islice(found, MAX_VOTE_WORDS))
-
-
-def _stopword_hits(body: bytes, encoding: str) -> int:
-    """Stop words (of any language) among the non-ASCII words of ``encoding``'s reading."""
-    return _hits(_high_words(body).decode(encoding, "replace").lower())
-
-
-def _hits(text: str) -> int:
-    # A lone non-ASCII byte is more often a dash or bullet than a one-letter
-    # word, so it does not count.
-    known = stoplist(None)
-    return sum(len(w) > 1 and w.strip(_PUNCTUATION) in known for w in text.split())
 
 
 def looks_like_html(data: bytes | str) -> bool:
