@@ -10,17 +10,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
 from corpusbot import __version__
-from corpusbot.commands.exitcodes import EXIT_USAGE
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_PARTIAL, EXIT_USAGE
 
 COMMANDS: dict[str, str] = {
     "extract": "extract the main text of one HTML page",
     "eval": "score extraction on a gold folder of ../shared/bench",
     "warc": "build a corpus from WARC/ARC archives",
     "crawl": "crawl news sites into a corpus and a WARC archive",
+    "report": "write an HTML report (plots, samples) of a corpus",
     "merge": "merge the manifests of a shared crawl's or a Dask run's folders",
     "dedup": "rebuild a dedup index from the committed corpora",
 }
@@ -53,6 +55,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             continue
         module = importlib.import_module(f"corpusbot.commands.{name}")
         configured = sub.add_parser(name, help=summary, description=module.__doc__)
+        # -v after the command too (`corpusbot crawl URL -v`), as users type it
+        configured.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                                help="more log output")
         module.configure(configured)
         configured.set_defaults(run=module.run)
     return parser
@@ -67,7 +72,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(_command_in(argv)).parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        # a second Ctrl-C: the run stops without committing; the last commit stays
+        logging.getLogger(__name__).error(
+            "aborted: what was committed stays; run the same command again to continue")
+        return EXIT_PARTIAL
+    except BrokenPipeError:
+        # the reader left (`corpusbot extract … | head`): no traceback, and none at exit
+        # when Python flushes stdout into the closed pipe
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from corpusbot.page import Page
@@ -67,18 +69,22 @@ class Document:
     cuts: tuple[str, ...] = ()
     edits: Mapping[str, int] | None = None
 
+    def __repr__(self) -> str:
+        # Scrapy logs items holding a Document; its text and signature are no log line.
+        return f"<Document {self.lang} {self.n_words} words {self.url}>"
+
     @property
     def id(self) -> str:
         """A stable id: the same page with the same text has the same id in every run."""
         return f"{hash64(f'{self.url_key}:{self.content_hash}') & (2**64 - 1):016x}"
 
-    def to_record(self) -> dict[str, Any]:
-        """The JSON object written to the corpus."""
+    def to_record(self, folder: Path | None = None) -> dict[str, Any]:
+        """The JSON object written to the corpus in ``folder``: see ``source_record``."""
         record: dict[str, Any] = {
             "schema": SCHEMA_VERSION, "id": self.id, "url": self.url, "lang": self.lang,
             "lang_prob": round(self.lang_prob, 4), "title": self.title, "text": self.text,
             "n_words": self.n_words, "extractor": self.extractor,
-            "source": source_record(self.source, self.record_id, self.offset),
+            "source": source_record(self.source, self.record_id, self.offset, folder),
             "fetched_at": self.fetched_at,
             "content_hash": f"{self.content_hash & (2**64 - 1):016x}",
         }
@@ -108,19 +114,34 @@ class Rejection:
         """The first segment of the reason (``extract``, ``filter``, ``dedup`` ...)."""
         return self.reason.partition("/")[0]
 
-    def to_record(self) -> dict[str, Any]:
-        """The JSON object written to the rejects output: why, and the text when extraction
-        got that far; a duplicate names the id of the kept document it copies."""
+    def to_record(self, folder: Path | None = None) -> dict[str, Any]:
+        """The JSON object written to the rejects output in ``folder``: why, and the text when
+        extraction got that far; a duplicate names the id of the kept document it copies."""
         return {"schema": SCHEMA_VERSION, "url": self.url, "reason": self.reason,
                 "detail": self.detail, "duplicate_of": self.duplicate_of, "text": self.text,
-                "source": source_record(self.source, self.record_id, self.offset)}
+                "source": source_record(self.source, self.record_id, self.offset, folder)}
 
 
-def source_record(source: str, record_id: str | None, offset: int | None) -> dict[str, Any]:
-    """Where a document came from: the crawl, or an archive file, record ID and offset."""
+def source_record(source: str, record_id: str | None, offset: int | None,
+                  folder: Path | None = None) -> dict[str, Any]:
+    """Where a document came from: the crawl, or an archive file, record ID and offset.
+
+    The file is recorded relative to the corpus ``folder`` when it lies inside it (a
+    crawl's own archive), else as an absolute path: never relative to the working
+    directory of the run, so the record stays true when the corpus is moved or read
+    from elsewhere.
+    """
     if source == "crawl" and record_id is None:
         return {"type": "crawl"}
-    return {"type": "archive", "file": source, "record_id": record_id, "offset": offset}
+    file = source if folder is None else archive_path(source, str(folder))
+    return {"type": "archive", "file": file, "record_id": record_id, "offset": offset}
+
+
+@lru_cache(maxsize=256)
+def archive_path(file: str, folder: str) -> str:
+    """``file`` relative to ``folder`` when inside it, else absolute (both resolved)."""
+    path, base = Path(file).resolve(), Path(folder).resolve()
+    return path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
 
 
 def reject(page: Page, reason: str, detail: str | None = None,

@@ -31,9 +31,11 @@ from typing import Any, Self
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
+from scrapy.logformatter import LogFormatter
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.items import page_from_item
+from corpusbot.crawl.logformatter import ShortItems
 from corpusbot.crawl.offload import await_future
 from corpusbot.page import Page
 from corpusbot.pool import Result, WorkerPool
@@ -89,6 +91,8 @@ class ProcessPipeline:
         settings = CorpusbotSettings(crawler.settings)
         if not settings.getbool("CORPUSBOT_PROCESS_ENABLED"):
             raise NotConfigured("CORPUSBOT_PROCESS_ENABLED is off")
+        if type(crawler.logformatter) is LogFormatter:  # Scrapy's own: no project's choice
+            crawler.logformatter = ShortItems.from_crawler(crawler)
         return cls(crawler, Processor(processor_options(settings)), worker_count(settings),
                    settings.get("CORPUSBOT_PROCESS_START_METHOD"),
                    settings.getfloat("CORPUSBOT_PROCESS_TIMEOUT_SECONDS"))

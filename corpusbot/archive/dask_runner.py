@@ -30,6 +30,7 @@ path (one machine, or a shared file system).
 from __future__ import annotations
 
 import logging
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -193,6 +194,9 @@ def connect(scheduler: str) -> Iterator[Any]:
     closed (with the cluster) on leaving."""
     from distributed import Client  # noqa: PLC0415
 
+    # distributed sets its loggers to INFO on import: hold them to the caller's level
+    # (the CLI's WARNING, INFO with -v), or a local cluster logs some 30 lines of its start
+    logging.getLogger("distributed").setLevel(logging.getLogger().getEffectiveLevel())
     if not scheduler.startswith(LOCAL_PREFIX):
         with Client(scheduler) as client:
             yield client
@@ -215,7 +219,11 @@ def local_cluster(workers: int) -> Iterator[Any]:
     import dask  # noqa: PLC0415
     from distributed import LocalCluster  # noqa: PLC0415
 
-    with (dask.config.set({"distributed.worker.daemon": False}),
-          LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                       dashboard_address=None) as cluster):
-        yield cluster
+    with warnings.catch_warnings():
+        # The scheduler's HTTP server takes another port when 8787 is taken (another
+        # cluster on the machine), and says so: nothing for the user to do.
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        with (dask.config.set({"distributed.worker.daemon": False}),
+              LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None) as cluster):
+            yield cluster

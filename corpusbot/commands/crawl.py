@@ -28,11 +28,12 @@ from typing import Any
 
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
+from scrapy.settings import default_settings as scrapy_defaults
 
 from corpusbot.commands.crawllog import OneLineFetchErrors, ScrapyAtLevel
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import warn_if_filtered_out
-from corpusbot.commands.output import OutputFolderError, prepare_output
+from corpusbot.commands.output import OutputFolderError, prepare_output, report_hint
 from corpusbot.corpus.layout import Layout
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.netguard import parse_networks
@@ -80,10 +81,13 @@ def run(args: argparse.Namespace) -> int:
     warn_if_filtered_out(stats.get("corpusbot/pages/article", 0), stats.get("corpusbot/kept", 0),
                          rejected)
     status = exit_status(stats, failure)
+    if stats and not failure and not stats.get("response_received_count"):
+        log.error("%s", nothing_fetched(stats))
     if args.redis and not failure and stats.get("finish_reason") == "finished":
         status = EXIT_OK  # a shared crawl's process may find all the work done by the others
     if not args.quiet and stats:
         print(summary(stats, out, partial=status == EXIT_PARTIAL))
+        print(report_hint(out))
     return status
 
 
@@ -196,8 +200,7 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
         handler.addFilter(fetch_errors)
-    # (the argument, not the LOG_INSTALL_ROOT_HANDLER setting, which Scrapy 2.15 lacks)
-    process = CrawlerProcess(settings, install_root_handler=False)
+    process = _process(settings)
     crawler = process.create_crawler("news")
     failures: list[str] = []
     deferred = process.crawl(crawler, start_urls=args.urls,
@@ -209,6 +212,26 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> tuple[dict[str, Any]
     if failure:
         log.error("the crawl did not run: %s", failure)
     return stats, failure
+
+
+def nothing_fetched(stats: dict[str, Any]) -> str:
+    """Why a crawl fetched no page: the fetch failures and refusals, by reason, with counts."""
+    prefix = "corpusbot/fetch-failed/"
+    causes = [f"{key.removeprefix(prefix)} ({count} requests)"
+              for key, count in sorted(stats.items()) if key.startswith(prefix)]
+    refused = {"refused by robots.txt": stats.get("robotstxt/forbidden", 0),
+               "refused as a private network": stats.get("corpusbot/netguard/refused", 0)}
+    causes += [f"{why} ({count} requests)" for why, count in refused.items() if count]
+    return "nothing could be fetched: " + ("; ".join(causes) or "no request was made")
+
+
+def _process(settings: Settings) -> CrawlerProcess:
+    """The crawler process without a root log handler of its own: the setting where Scrapy
+    has it (2.19 warns on the argument), else the argument (2.15 lacks the setting)."""
+    if hasattr(scrapy_defaults, "LOG_INSTALL_ROOT_HANDLER"):
+        settings.set("LOG_INSTALL_ROOT_HANDLER", False, priority="cmdline")
+        return CrawlerProcess(settings)
+    return CrawlerProcess(settings, install_root_handler=False)
 
 
 def exit_status(stats: dict[str, Any], failure: str | None) -> int:
@@ -227,11 +250,11 @@ def summary(stats: dict[str, Any], output: Path, partial: bool = False) -> str:
     """The final table: per domain, then totals; ``partial`` when errors were logged."""
     domains = sorted({key.split("/")[2] for key in stats if key.startswith("corpusbot/domain/")})
     width = max([len(d) for d in domains] + [6])
-    lines = [f"{'domain':<{width}}  {'fetched':>8}  {'kept':>6}"]
+    columns = ("fetched", "kept", "refused", "failed")
+    lines = [f"{'domain':<{width}}" + "".join(f"  {c:>8}" for c in columns)]
     for domain in domains:
-        fetched = stats.get(f"corpusbot/domain/{domain}/fetched", 0)
-        kept = stats.get(f"corpusbot/domain/{domain}/kept", 0)
-        lines.append(f"{domain:<{width}}  {fetched:>8}  {kept:>6}")
+        counts = [stats.get(f"corpusbot/domain/{domain}/{c}", 0) for c in columns]
+        lines.append(f"{domain:<{width}}" + "".join(f"  {n:>8}" for n in counts))
     rejected = {k.removeprefix("corpusbot/rejected/"): v for k, v in stats.items()
                 if k.startswith("corpusbot/rejected/")}
     lines += [

@@ -6,7 +6,8 @@ tests, micro-averaged) or ground-truth/*.json (WCXB layout: bag of words,
 macro-averaged, also per page type); see bench/README.md for the rules.
 Prints precision, recall, F1 and pages per second (time inside extraction
 only), and for WCXB a row per page type. Exit status: 0 done, 1 DIR is not
-a gold folder, 2 some pages could not be loaded or made the extractor raise.
+a gold folder, 2 some pages could not be loaded or made the extractor raise, 64 a usage
+error (a --type the set does not have).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from corpusbot import extract
-from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
+from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.eval.scoring import (
     GoldSet,
     NotAGoldFolder,
@@ -49,12 +50,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object (on the last line)"
     )
     parser.add_argument(
-        "--worst", type=int, default=0, metavar="N", help="list the N pages with the lowest F1"
+        "--worst", type=_count, default=0, metavar="N", help="list the N pages with the lowest F1"
     )
     parser.add_argument(
         "--type", default=None, metavar="T", help="--worst lists pages of this type only (WCXB)"
     )
-    parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N pages only")
+    parser.add_argument("--limit", type=_count, default=None, metavar="N",
+                        help="first N pages only")
     parser.add_argument("-j", "--jobs", type=_positive, default=_cores(), metavar="N",
                         help="extract in N processes (default: all cores); the scores are "
                         "the same for every N, pages/s stays a one-core figure")
@@ -63,6 +65,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _cores() -> int:
     """The cores this process may run on (a CPU affinity mask counts, as under taskset)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _count(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"{value} is not a number of pages (0 or more)")
+    return int(value)
 
 
 def _positive(value: str) -> int:
@@ -83,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
     except NotAGoldFolder as exc:
         log.error("%s (see ../shared/bench/README.md for the layouts)", exc)
         return EXIT_FAILED
+    types = sorted({page.page_type for page in gold_set.pages if page.page_type})
+    if args.type is not None and args.type not in types:
+        known = f"its types: {', '.join(types)}" if types else "its pages have no type"
+        log.error("no page of type %r in %s; %s", args.type, args.dir, known)
+        return EXIT_USAGE
     for key, error in gold_set.errors.items():
         log.error("page %s not loaded: %s", key, error)
     show = not args.json and sys.stderr.isatty()

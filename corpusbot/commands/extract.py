@@ -29,9 +29,20 @@ GZIP_MAGIC = b"\x1f\x8b"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="HTML file, or - for standard input")
     parser.add_argument("--mode", choices=list(MODES), default=MODE_DEFAULT, help="extraction mode")
-    parser.add_argument("--lang", help="the page's language (ISO 639-1); skips identification")
+    parser.add_argument("--lang", type=language_code,
+                        help="the page's language (ISO 639-1); skips identification")
     parser.add_argument("--url", help="the page's URL, if known")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def language_code(text: str) -> str:
+    """``text`` when it is a language code corpusbot knows (as ``warc --lang`` checks)."""
+    from corpusbot.language.identify import known_languages  # noqa: PLC0415
+
+    if text not in known_languages():
+        raise argparse.ArgumentTypeError(
+            f"unknown language code {text!r}: give an ISO 639-1 code such as en, de, zh")
+    return text
 
 
 def read_page(name: str) -> bytes:

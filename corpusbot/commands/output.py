@@ -7,6 +7,7 @@ with an ``OSError`` traceback, after some state was written elsewhere.
 
 from __future__ import annotations
 
+import shlex
 import tempfile
 from pathlib import Path
 
@@ -27,3 +28,13 @@ def prepare_output(folder: Path) -> None:
         reason = error.strerror or str(error)
         raise OutputFolderError(
             f"cannot write to {folder} ({reason}): give -o a folder you can write to") from None
+
+
+def report_hint(folder: Path) -> str:
+    """The line that tells where the corpus report is, and the command that writes it.
+
+    Printed, not run: the report reads every shard again, a cost that grows
+    with the whole corpus, which a run adding a few pages should not pay.
+    """
+    return (f"report: corpusbot report {shlex.quote(str(folder))}"
+            f"  (writes {folder / 'report.html'})")

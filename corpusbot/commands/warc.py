@@ -34,7 +34,7 @@ from corpusbot.archive.runner import (
 )
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE
 from corpusbot.commands.inputs import archives_only, warn_if_filtered_out
-from corpusbot.commands.output import prepare_output
+from corpusbot.commands.output import prepare_output, report_hint
 from corpusbot.commands.steps import add_step_options, processor_options
 from corpusbot.corpus.formats import FORMAT_DEFAULT, FORMATS
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, COMPRESSIONS, SHARD_BYTES_DEFAULT
@@ -92,7 +92,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compression", choices=list(COMPRESSIONS),
                         default=COMPRESSION_DEFAULT,
                         help="of the shards; with Parquet, of its columns "
-                        f"(default: {COMPRESSION_DEFAULT})")
+                        f"(default: {COMPRESSION_DEFAULT}; zstd needs corpusbot[zstd])")
     parser.add_argument("--format", choices=list(FORMATS), default=FORMAT_DEFAULT,
                         help="record format of the shards (default: jsonl; parquet needs "
                         "corpusbot[parquet])")
@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         partial = status == EXIT_PARTIAL and report.status == "done"
         shown = replace(report, status="partial") if partial else report
         print(summary(shown, time.monotonic() - started, str(args.output)))
+        print(report_hint(args.output))
     return status
 
 

@@ -134,8 +134,11 @@ def _sources(manifest: dict[str, Any]) -> str:
 
 
 def _modes(manifest: dict[str, Any]) -> list[str]:
-    modes = {str(step["mode"]) for run in manifest.get("runs", [])
-             for step in (run.get("options", {}).get("processor") or {}).get("steps", [])
+    # A run lists its options only where they differ from the last run's (the manifest's).
+    every = [manifest.get("options", {})] + [run.get("options", {})
+                                             for run in manifest.get("runs", [])]
+    modes = {str(step["mode"]) for options in every
+             for step in (options.get("processor") or {}).get("steps", [])
              if step.get("step") == "extract" and "mode" in step}
     return sorted(modes)
 

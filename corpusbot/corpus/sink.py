@@ -187,12 +187,12 @@ class Corpus:
         rejection = _rejection(result, verdict)
         self._pending[f"rejected/{rejection.reason}"] += 1
         if self.options.keep_rejects:
-            self._rejects.write(rejection.stage, rejection.to_record())
+            self._rejects.write(rejection.stage, rejection.to_record(self.out_dir))
         return rejection.reason
 
     @names_disk_full
     def _write(self, doc: Document) -> None:
-        self._writer.write(doc.lang, doc.to_record())
+        self._writer.write(doc.lang, doc.to_record(self.out_dir))
         self._pending.update({"documents": 1, f"documents/{doc.lang}": 1,
                               f"words/{doc.lang}": doc.n_words})
 
@@ -334,7 +334,8 @@ def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, 
         "html": prefixed.get("html", {}),
         "inputs": [{"path": p.path, "offset": p.offset, "done": p.done}
                    for p in checkpoint.positions()],
-        "options": runs[-1]["options"] if runs else {}, "runs": runs,
+        "options": _dedup_once(runs[-1]["options"]) if runs else {},
+        "runs": [_run_listed(run, runs[-1]["options"]) for run in runs],
     }
 
 
@@ -376,6 +377,24 @@ def first_difference(stored: Any, given: Any, where: str = "") -> str | None:
                 return found
         return None
     return None if stored == given else f"{where or 'settings'}: {stored!r} then, {given!r} now"
+
+
+def _dedup_once(options: dict[str, Any]) -> dict[str, Any]:
+    """The options with the dedup settings once: under ``processor`` (which computes the
+    features), not again under ``corpus`` when they are the same."""
+    corpus, processor = options.get("corpus"), options.get("processor")
+    if isinstance(corpus, dict) and isinstance(processor, dict) \
+            and corpus.get("dedup") == processor.get("dedup"):
+        options = {**options, "corpus": {k: v for k, v in corpus.items() if k != "dedup"}}
+    return options
+
+
+def _run_listed(run: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
+    # A run carries its options only when they differ from the manifest's "options" (the
+    # last run's): one run's settings are written once.
+    if run["options"] == latest:
+        return {key: value for key, value in run.items() if key != "options"}
+    return {**run, "options": _dedup_once(run["options"])}
 
 
 def recorded_options(options: object) -> object:

@@ -16,7 +16,7 @@ from scrapy.settings import BaseSettings, Settings
 from scrapy.utils.misc import load_object
 
 from corpusbot import __version__
-from corpusbot.crawl.default_settings import POLITENESS, defaults, user_agent
+from corpusbot.crawl.default_settings import POLITENESS, defaults, misspelt, user_agent
 from corpusbot.redis_keys import CrawlKeys
 
 logger = logging.getLogger(__name__)
@@ -32,11 +32,17 @@ COMPONENTS: dict[str, dict[str, int]] = {
     # The network guard sits closer still to the network: the last to see a
     # request (after redirects made it), the first to see a response (so a
     # refused one is never archived).
+    # Fetch outcomes sit farthest from the network: a request's failure reaches them after
+    # the retries (550) gave up.
     "DOWNLOADER_MIDDLEWARES": {"corpusbot.crawl.warcmiddleware.WarcMiddleware": 950,
-                               "corpusbot.crawl.netguard.NetGuardMiddleware": 960},
+                               "corpusbot.crawl.netguard.NetGuardMiddleware": 960,
+                               "corpusbot.crawl.outcomes.FetchOutcomes": 40},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.incremental.IncrementalMiddleware": 600},
     "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
 }
+
+THROTTLE: dict[str, int | None] = {"scrapy.extensions.throttle.AutoThrottle": None,
+                                   "corpusbot.crawl.throttle.SiteFloorThrottle": 0}
 
 
 class Addon:
@@ -48,8 +54,11 @@ class Addon:
         settings.add_to_list("SPIDER_MODULES", "corpusbot.spiders")
 
     def update_settings(self, settings: Settings) -> None:
+        for warning in misspelt(settings):  # before the defaults join the names
+            logger.warning("%s", warning)
         for name, value in {**defaults(), **POLITENESS}.items():
             settings.set(name, value, priority="addon")
+        settings.set("LOG_FORMATTER", "corpusbot.crawl.logformatter.ShortItems", priority="addon")
         contact = settings.get("CORPUSBOT_CONTACT")
         settings.set("USER_AGENT", user_agent(__version__, contact), priority="addon")
         if not contact:
@@ -60,6 +69,9 @@ class Addon:
         for setting, components in COMPONENTS.items():
             for path, order in components.items():
                 settings.setdefault_in_component_priority_dict(setting, load_object(path), order)
+        # AutoThrottle that keeps each site's own delay as a floor, in AutoThrottle's place
+        for path, order in THROTTLE.items():
+            settings.setdefault_in_component_priority_dict("EXTENSIONS", load_object(path), order)
         if settings.get("CORPUSBOT_REDIS_URL"):
             _share_through_redis(settings)
 

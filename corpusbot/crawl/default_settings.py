@@ -10,6 +10,8 @@ Units are spelled in the name: ``_SECONDS``, ``_BYTES``.
 from __future__ import annotations
 
 import copy
+import difflib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -330,6 +332,21 @@ class CorpusbotSettings:
 def _default(name: str) -> Any:
     value = globals().get(name) if name.startswith("CORPUSBOT_") else None
     return copy.deepcopy(value)
+
+
+def misspelt(names: Iterable[str]) -> list[str]:
+    """A warning for each ``CORPUSBOT_*`` name that is no corpusbot setting, naming the
+    closest one (``CORPUSBOT_CONTCT``: did you mean ``CORPUSBOT_CONTACT``?)."""
+    known = defaults()
+    warnings = []
+    for name in sorted(n for n in names if n.startswith("CORPUSBOT_") and n not in known):
+        # compared without the prefix they all share, which would make any name close
+        close = difflib.get_close_matches(name.removeprefix("CORPUSBOT_"),
+                                          [k.removeprefix("CORPUSBOT_") for k in known],
+                                          n=1, cutoff=0.75)
+        hint = f"; did you mean CORPUSBOT_{close[0]}?" if close else ""
+        warnings.append(f"{name} is no corpusbot setting and has no effect{hint}")
+    return warnings
 
 
 def defaults() -> dict[str, Any]:

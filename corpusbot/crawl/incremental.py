@@ -65,6 +65,7 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         self.stats = crawler.stats
         self.jobdir = crawler.settings.get("JOBDIR")
         self.reset_jobdir = reset_jobdir
+        self.skipped: set[str] = set()  # pages, not the links to them
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -82,12 +83,22 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         status = self.store.status(request.url, request.meta.get(MODIFIED_KEY))
         if status == UNCHANGED:
-            self.stats.inc_value("corpusbot/incremental/skipped")
+            self._skip(request.url)
             return None
         if status == CHANGED:
             request.meta[REVISIT_KEY] = True
             self.stats.inc_value("corpusbot/incremental/revisited")
         return request
+
+    def _skip(self, url: str) -> None:
+        if url in self.skipped:
+            return
+        if not self.skipped:
+            # A user's own spider is skipped too: say so, once, with the way out.
+            logger.info("skipping pages an earlier run stored that did not change since, such "
+                        "as %s (CORPUSBOT_INCREMENTAL_ENABLED=False fetches them again)", url)
+        self.skipped.add(url)
+        self.stats.set_value("corpusbot/incremental/skipped", len(self.skipped))
 
     def item_scraped(self, item: Any) -> None:
         self._mark(item)
@@ -111,6 +122,9 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         self.stats.inc_value("corpusbot/incremental/marked", self.store.commit())
 
     def spider_closed(self, reason: str) -> None:
+        if self.skipped:
+            logger.info("skipped %d pages stored by an earlier run and unchanged",
+                        len(self.skipped))
         self.commit()
         self.store.close()
         if reason == "finished" and self.jobdir and self.reset_jobdir:

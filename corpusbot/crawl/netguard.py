@@ -61,6 +61,11 @@ from corpusbot.crawl.default_settings import CorpusbotSettings
 
 logger = logging.getLogger(__name__)
 
+
+class PrivateNetworkRefused(IgnoreRequest):
+    """A request refused because its host is on a private network."""
+
+
 REFUSED = "corpusbot/netguard/refused"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 SENSITIVE_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in (
@@ -217,4 +222,4 @@ class NetGuardMiddleware:
             logger.warning("refused %s: %s (pass --allow-network with its network, such as "
                            "127.0.0.0/8, or set CORPUSBOT_NETGUARD_ALLOWED_NETWORKS, to crawl "
                            "it)", host, why)
-        raise IgnoreRequest(f"private network refused: {request.url}")
+        raise PrivateNetworkRefused(f"private network refused: {request.url}")

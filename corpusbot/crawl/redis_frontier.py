@@ -18,7 +18,9 @@ is set:
   sitemaps) come from the first process only; the others take work from
   the shared queue;
 - ``SharedIdle``: a process whose queue is empty keeps waiting while
-  another one is still busy (it may yet queue links), and stops when all are.
+  another one is still busy (it may yet queue links), and stops when all are;
+  the last one to finish clears the fingerprints and the start mark, so that
+  the crawl run again starts over (its seen-store skips what is unchanged).
 """
 
 from __future__ import annotations
@@ -276,10 +278,25 @@ class SharedIdle:
         if others:
             raise DontCloseSpider(f"{len(others)} other process(es) still busy")
 
-    def closed(self) -> None:
+    def closed(self, reason: str) -> None:
         if self._beat is not None and self._beat.running:
             self._beat.stop()
         self.server.delete(self.key)
+        if reason == "finished" and not any(self.server.scan_iter(match=f"{self.prefix}busy:*")):
+            self._forget_frontier()
+
+    def _forget_frontier(self) -> None:
+        """The crawl is done: forget which requests were seen and that the start requests
+        were sent, so that running it again starts from the start pages (as a crawl with
+        ``JOBDIR`` does); the shared seen-store alone then skips unchanged articles."""
+        spider = self.crawler.spider
+        key = self.crawler.settings.get("SCHEDULER_DUPEFILTER_KEY", "%(spider)s:dupefilter") % {
+            "spider": spider.name if spider is not None else ""}
+        names = [*self.server.scan_iter(match=f"{key}:*"), f"{self.prefix}started",
+                 f"{self.prefix}started:done"]
+        self.server.delete(*names)
+        logger.info("crawl finished: cleared its shared frontier, so that a run again starts "
+                    "from the start pages")
 
 
 def _identity(crawler: Crawler) -> str:

@@ -62,7 +62,9 @@ class SiteConfig:
         for host, options in self.sites.items():
             slot: dict[str, float | int] = {}
             if options.delay_seconds is not None:
-                slot["delay"] = options.delay_seconds
+                # A floor: no random variation below it (jitter for Scrapy 2.19, randomize_delay
+                # for earlier releases, which ignore jitter; 2.19 reads jitter first).
+                slot.update(delay=options.delay_seconds, jitter=0.0, randomize_delay=False)
             if options.concurrency is not None:
                 slot["concurrency"] = options.concurrency
             if slot:

@@ -61,6 +61,23 @@ class DedupIndex(Protocol):
     def check_parameters(self, parameters: dict[str, str]) -> None: ...
 
 
+_OPTION_NAMES = {"num_perm": "MinHash num_perm", "shingle": "MinHash shingle",
+                 "seed": "MinHash seed"}
+
+
+def built_with(differing: dict[str, tuple[str, str]]) -> str:
+    """The differing index parameters in the user's terms: the LSH bands follow from
+    ``--near-threshold``, the one of them a user sets."""
+    parts = []
+    for key, (stored, asked) in differing.items():
+        if key == "bands":
+            parts.append(f"another --near-threshold (its LSH bands {stored}, this run's "
+                         f"{asked})")
+        else:
+            parts.append(f"{_OPTION_NAMES.get(key, key)} {stored} (this run: {asked})")
+    return ", ".join(parts)
+
+
 class SQLiteIndex:
     """``DedupIndex`` in an SQLite connection whose transactions the owner runs."""
 
@@ -160,8 +177,8 @@ class SQLiteIndex:
                      if k in stored and stored[k] != v}
         if differing:
             raise IndexMismatchError(
-                f"the dedup index was built with other parameters {differing} (stored, asked);"
-                " use the same options or a new index (--dedup PATH)")
+                f"the dedup index was built with {built_with(differing)}; use the same "
+                "options or a new index (--dedup PATH)")
         self._db.executemany(
             f"INSERT OR IGNORE INTO {self._s}.dedup_meta (key, value) VALUES (?, ?)",
             parameters.items())

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from corpusbot.dedup.index import IndexMismatchError
+from corpusbot.dedup.index import IndexMismatchError, built_with
 from corpusbot.dedup.redis_calls import RETRY_SECONDS_DEFAULT, Caller, client, once
 from corpusbot.dedup.redis_scripts import (
     ADD,
@@ -293,8 +293,8 @@ class RedisIndex:
         differing = {k: (stored[k], v) for k, v in wanted.items() if stored.get(k) != v}
         if differing:
             raise IndexMismatchError(
-                f"the Redis dedup index was built with other parameters {differing} (stored,"
-                " asked); use the same options, or another prefix or database")
+                f"the Redis dedup index was built with {built_with(differing)}; use the same "
+                "options, or another prefix or database")
 
     def memory(self) -> int:
         """Bytes Redis uses in all (``used_memory``)."""

@@ -177,7 +177,38 @@ def score_page(layout: str, page: GoldPage, output: str) -> PageScore:
         return snippet_counts(page, output)
     counts = bag_counts if layout == WCXB else shingle_counts
     tp, fp, fn = counts(page.body or "", output)
-    return PageScore(key=page.key, url=page.url, tp=tp, fp=fp, fn=fn, page_type=page.page_type)
+    missed, leaked = differences(page.body or "", output or "")
+    return PageScore(key=page.key, url=page.url, tp=tp, fp=fp, fn=fn, page_type=page.page_type,
+                     missed=missed, leaked=leaked)
+
+
+RUNS_SHOWN = 3
+"""Missed and leaked passages kept per page for ``--worst`` (the longest)."""
+
+
+def differences(gold: str, output: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The longest passages of the gold text the output lacks (missed) and of the output
+    the gold lacks (leaked), found as runs of shingles absent from the other side: what
+    ``--worst`` shows for the layouts that have no snippets."""
+    gold_words, output_words = tokens(gold), tokens(output)
+    return _absent(gold_words, output_words), _absent(output_words, gold_words)
+
+
+def _absent(words: list[str], other: list[str]) -> tuple[str, ...]:
+    size = SHINGLE_SIZE
+    present = {tuple(other[i:i + size]) for i in range(max(1, len(other) - size + 1))}
+    runs, start = [], None
+    for i in range(max(1, len(words) - size + 1)):
+        if not words or tuple(words[i:i + size]) in present:
+            if start is not None:
+                runs.append((start, i - 1 + size))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        runs.append((start, len(words)))
+    longest = sorted(runs, key=lambda run: run[0] - run[1])[:RUNS_SHOWN]
+    return tuple(" ".join(words[first:end]) for first, end in sorted(longest))
 
 
 def _precision(tp: float, fp: float, fn: float) -> float:

@@ -242,3 +242,14 @@ def test_a_live_dask_worker_killed_mid_task_loses_and_duplicates_nothing(
     assert entries["t"] == sum(reference.values())
     urls = {r.page.url for r in ArchiveReader().read(big) if r.page}
     assert entries["u"] == len(urls) and not entries["j"] and not entries["f"]
+
+
+def test_a_local_cluster_logs_nothing_at_the_default_level(tmp_path: Path,
+                                                          redis_url: str) -> None:
+    inputs = [str(p) for p in archives(tmp_path)]
+    done = subprocess.run([sys.executable, "-m", "corpusbot", "warc", *inputs, "-o",
+                           str(tmp_path / "out"), "--dedup", redis_url, "--dask", "local:2",
+                           "-q"], cwd=REPO, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == ""  # distributed's INFO lines from the scheduler, nannies, workers

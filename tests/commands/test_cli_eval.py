@@ -67,6 +67,35 @@ def test_human_table(capsys):
     assert "1 worst pages" in out
 
 
+@pytest.mark.parametrize("name", ["scrapinghub", "wcxb"])
+def test_worst_shows_missed_and_leaked_text_in_every_layout(name, capsys):
+    main(["eval", str(GOLD / name), "--json", "--worst", "3", "--mode", "justext", "-j", "1"])
+    worst = last_json_line(capsys.readouterr().out)["worst"]
+    imperfect = [page for page in worst if page["f1"] < 1.0]
+    assert imperfect
+    for page in imperfect:  # a page lost or gained text: show which
+        assert page["missed"] if page["fn"] else True
+        assert page["leaked"] if page["fp"] else True
+        assert page["missed"] or page["leaked"]
+
+
+def test_missed_and_leaked_are_the_longest_runs_absent_from_the_other_side():
+    gold = "one two three four five six seven eight nine ten"
+    output = "zero one two three four five alpha beta gamma delta"
+    missed, leaked = scoring.differences(gold, output)
+    assert missed == ("three four five six seven eight nine ten",)
+    assert leaked == ("zero one two three", "three four five alpha beta gamma delta")
+
+
+def test_a_type_the_set_lacks_and_a_negative_limit_are_usage_errors(capsys, caplog):
+    with caplog.at_level(logging.ERROR):
+        assert main(["eval", str(GOLD / "wcxb"), "--type", "bogus"]) == EXIT_USAGE
+    assert "no page of type 'bogus'" in caplog.text and "its types: " in caplog.text
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", str(GOLD / "wcxb"), "--limit", "-5"])
+    assert exit_info.value.code == EXIT_USAGE
+
+
 def test_unloadable_page_exits_2(tmp_path, capsys, caplog):
     folder = shutil.copytree(GOLD / "multilingual-dev", tmp_path / "ml")
     (folder / "html" / "pociag.html.gz").write_bytes(b"\x1f\x8b not really gzip")

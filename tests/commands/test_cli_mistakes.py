@@ -154,6 +154,7 @@ def test_a_failed_fetch_is_one_line_with_its_url_and_reason(tmp_path: Path, host
     result = corpusbot("crawl", f"http://{host}/", "-o", str(tmp_path / "out"), "-q", *FAST,
                        "--allow-private-networks")
     assert result.returncode == EXIT_FAILED
+    assert "install_root_handler" not in result.stderr  # Scrapy 2.19's deprecation warning
     for url in (f"http://{host}/robots.txt", f"http://{host}/"):
         lines = [line for line in result.stderr.splitlines() if f"<GET {url}>" in line]
         assert len(lines) == 1, result.stderr
@@ -197,6 +198,36 @@ def test_a_file_that_is_not_an_archive_is_named(tmp_path: Path, archive: Path) -
     assert not (tmp_path / "alone").exists()
 
 
+def test_another_near_threshold_on_a_corpus_names_the_option(tmp_path: Path,
+                                                              archive: Path) -> None:
+    out = tmp_path / "out"
+    assert corpusbot("warc", str(archive), "-o", str(out), "-q").returncode == EXIT_OK
+    result = corpusbot("warc", str(archive), "-o", str(out), "-q", "--near-threshold", "0.5")
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert "(processor.steps[fingerprints].threshold: 0.8 then, 0.5 now)" in line, line
+    # Another corpus on the same index: the index names the option it was built with.
+    index = str(tmp_path / "index.sqlite")
+    assert corpusbot("warc", str(archive), "-o", str(tmp_path / "a"), "-q",
+                     "--dedup", index).returncode == EXIT_OK
+    result = corpusbot("warc", str(archive), "-o", str(tmp_path / "b"), "-q", "--dedup", index,
+                       "--near-threshold", "0.5")
+    assert result.returncode == EXIT_FAILED
+    [line] = error_lines(result)
+    assert "built with another --near-threshold (its LSH bands" in line, line
+    assert "{'bands'" not in line
+
+
+@pytest.mark.parametrize("command", ["warc", "crawl", "extract", "eval", "report", "merge"])
+def test_every_option_says_what_it_does(command: str) -> None:
+    from corpusbot.cli import build_parser
+
+    parser = build_parser(command)
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    silent = [a.option_strings or a.dest for a in sub._actions if not a.help]
+    assert silent == []
+
+
 # -- extract and eval ----------------------------------------------------------------
 
 
@@ -219,6 +250,34 @@ def test_extract_of_a_broken_gzip_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == EXIT_FAILED
     [line] = error_lines(result)
     assert f"cannot read {broken}" in line
+
+
+def test_extract_takes_language_codes_as_warc_does(tmp_path: Path) -> None:
+    plain = tmp_path / "page.html"
+    plain.write_bytes(page("en-supermarket"))
+    result = corpusbot("extract", str(plain), "--lang", "english")
+    assert result.returncode == EXIT_USAGE
+    assert "unknown language code 'english'" in result.stderr
+    assert corpusbot("extract", str(plain), "--lang", "en").returncode == EXIT_OK
+
+
+def test_extract_into_a_closed_pipe_prints_no_traceback(tmp_path: Path) -> None:
+    # `corpusbot extract … | head -3`: the reader leaves before the text is written
+    plain = tmp_path / "page.html"
+    plain.write_bytes(page("en-supermarket") * 40)
+    process = subprocess.Popen([sys.executable, "-m", "corpusbot", "extract", str(plain),
+                                "--json"], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
+    assert process.returncode == EXIT_FAILED
+
+
+def test_verbose_goes_before_or_after_the_command(tmp_path: Path) -> None:
+    result = corpusbot("report", str(tmp_path), "-v")
+    assert result.returncode == EXIT_FAILED and "holds no manifest.json" in result.stderr
 
 
 def test_eval_on_a_folder_that_does_not_exist(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -45,8 +46,28 @@ def test_a_run_builds_the_corpus_and_prints_a_summary(archives: Path, tmp_path: 
     assert {lang: v["documents"] for lang, v in state["languages"].items()} == {
         "de": 2, "en": 2, "fr": 1}
     assert all(r["url"].startswith("https://a.example/") for r in read_shards(out))
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "documents kept" in printed and "dedup/exact" in printed
+    # words beside documents per language; prose labels, no internal stats keys
+    assert re.search(r"^de +2 +[\d,]+$", printed, re.MULTILINE)
+    assert re.search(r"^corpus in total +5 documents, [\d,]+ words$", printed, re.MULTILINE)
+    assert "archive/" not in printed and "documents/" not in printed
+    assert f"report: corpusbot report {out}" in printed
+    assert "\r" not in captured.err  # stderr is no terminal here: no progress bar
+
+
+def test_source_file_is_relative_to_out_inside_it_else_absolute(
+        archives: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the inputs as a user types them, relative to here
+    assert main(["warc", "in/a.warc.gz", "-o", "out", "-j", "1", "-q"]) == EXIT_OK
+    assert {r["source"]["file"] for r in read_shards(tmp_path / "out")} == {
+        str(archives / "a.warc.gz")}
+    (tmp_path / "inside" / "inputs").mkdir(parents=True)
+    (archives / "b.arc.gz").rename(tmp_path / "inside" / "inputs" / "b.arc.gz")
+    assert main(["warc", "inside/inputs", "-o", "inside", "-j", "1", "-q"]) == EXIT_OK
+    assert {r["source"]["file"] for r in read_shards(tmp_path / "inside")} == {
+        "inputs/b.arc.gz"}
 
 
 def test_the_bundled_sample(tmp_path: Path) -> None:
@@ -72,6 +93,13 @@ def test_a_second_run_adds_nothing(archives: Path, tmp_path: Path) -> None:
     assert main(["warc", str(archives), "-o", str(out), "-q"]) == EXIT_OK
     assert read_shards(out) == before
     assert manifest(out)["archive"]["files/already-done"] == 2
+    # the options once: not again under corpus, nor in a run that has the last run's
+    text = (out / "manifest.json").read_text()
+    assert text.count('"threshold"') == 1 and text.count('"shingle"') == 1
+    assert main(["warc", str(archives), "-o", str(out), "-q", "-j", "1"]) == EXIT_OK
+    runs = manifest(out)["runs"]
+    assert [("options" in run) for run in runs] == [True, True, False]
+    assert runs[0]["options"]["jobs"] != manifest(out)["options"]["jobs"] == 1
 
 
 def test_workers_do_not_change_the_corpus(archives: Path, tmp_path: Path) -> None:
@@ -173,7 +201,7 @@ def test_markup_cut_before_the_parse_is_counted_in_the_manifest(
     out = tmp_path / "out"
     assert main(["warc", str(path), "-o", str(out), "-j", "2"]) == EXIT_OK
     assert manifest(out)["html"] == {"cut/attributes": 1, "cut/text": 1}
-    assert "html/cut/attributes" in capsys.readouterr().out
+    assert re.search(r"^attributes +1$", capsys.readouterr().out, re.MULTILINE)
 
 
 def test_inputs_that_are_not_there_fail(tmp_path: Path) -> None:
@@ -245,6 +273,23 @@ def test_a_stopped_run_resumes_with_nothing_lost_or_doubled(tmp_path: Path, how:
         assert process.returncode == -signal.SIGKILL
     stopped_at = manifest(out)["documents"]
     assert 0 < stopped_at < 300
+    assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
+    urls = [r["url"] for r in read_shards(out)]
+    assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))
+
+
+def test_a_second_ctrl_c_aborts_in_one_line_and_the_rerun_completes(tmp_path: Path) -> None:
+    archive = many_pages(tmp_path / "many.warc.gz", 300)
+    out = tmp_path / "out"
+    process = _start(archive, out)
+    _wait_for_first_commit(out, process)
+    os.kill(process.pid, signal.SIGINT)
+    time.sleep(0.05)
+    os.kill(process.pid, signal.SIGINT)
+    _, errors = process.communicate(timeout=60)
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert process.returncode == EXIT_PARTIAL, errors
+    assert "aborted: what was committed stays" in errors or "run the same command" in errors
     assert main(["warc", str(archive), "-o", str(out), "-q"]) == EXIT_OK
     urls = [r["url"] for r in read_shards(out)]
     assert sorted(urls) == sorted(f"https://many.example/{i}" for i in range(300))

@@ -29,9 +29,10 @@ def command_options(command: str) -> list[set[str]]:
     """Each argument of ``command``: its option strings, or its metavar when positional."""
     parser = build_parser(command)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    # -v is every command's, documented once beside --version
     return [set(action.option_strings) or {action.metavar}
             for action in sub.choices[command]._actions
-            if not isinstance(action, argparse._HelpAction)]
+            if not isinstance(action, argparse._HelpAction) and action.dest != "verbose"]
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))

@@ -72,6 +72,18 @@ def test_a_missing_contact_is_asked_for(caplog):
     assert settings["USER_AGENT"] == "corpusbot/0.1.0 (text corpus crawler)"
 
 
+def test_a_misspelt_setting_is_named_with_the_closest_one(caplog):
+    with caplog.at_level(logging.WARNING, logger="corpusbot.crawl.addon"):
+        _settings(CORPUSBOT_CONTCT=CONTACT, CORPUSBOT_SPIDER_DEPHT=2, CORPUSBOT_QWERTY=1,
+                  CORPUSBOT_SPIDER_DEPTH=3)
+    assert "CORPUSBOT_CONTCT is no corpusbot setting and has no effect; did you mean " \
+        "CORPUSBOT_CONTACT?" in caplog.text
+    assert "CORPUSBOT_SPIDER_DEPHT is no corpusbot setting and has no effect; did you mean " \
+        "CORPUSBOT_SPIDER_DEPTH?" in caplog.text
+    assert "CORPUSBOT_QWERTY is no corpusbot setting and has no effect\n" in caplog.text + "\n"
+    assert "CORPUSBOT_SPIDER_DEPTH is no" not in caplog.text
+
+
 def test_the_news_spider_joins_the_project_spiders():
     settings = Settings({"SPIDER_MODULES": ["myproject.spiders"], "ADDONS": {Addon: 0}})
     Addon.update_pre_crawler_settings(settings)

@@ -38,7 +38,7 @@ def test_a_rerun_fetches_only_new_and_changed_articles(tmp_path):
         assert first.returncode == 0, first.stderr[-2000:]
         before = _articles_fetched(site.hits())
         site.phase(2)
-        second = run_crawl([f"{site.url}/"], out)
+        second = run_crawl([f"{site.url}/", "-v"], out)
         assert second.returncode == 0, second.stderr[-2000:]
         fetched = _articles_fetched(site.hits()) - before
         manifest = site.manifest()
@@ -46,7 +46,10 @@ def test_a_rerun_fetches_only_new_and_changed_articles(tmp_path):
     # 404 (no article was stored under it, so it may have appeared since).
     assert set(fetched) == {manifest["held"], manifest["changed"], manifest["missing"]}
     stats = crawl_stats(out)
-    assert stats["corpusbot/incremental/skipped"] >= len(manifest["articles"]) - 2
+    # pages, not the links to them: every article but the new and the changed one
+    assert stats["corpusbot/incremental/skipped"] == len(manifest["articles"]) - 2
+    assert f"skipped, unchanged {len(manifest['articles']) - 2}\n" in second.stdout
+    assert "skipping pages an earlier run stored" in second.stderr
     assert stats["corpusbot/kept"] == 1
     stored = [r["url"].removeprefix(site.url) for r in corpus_records(out)]
     assert sorted(stored) == manifest["articles"]

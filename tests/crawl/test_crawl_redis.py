@@ -58,6 +58,25 @@ def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
         assert crawl_stats(tmp_path / "out" / worker).get("response_received_count", 0) > 0
 
 
+def test_a_finished_shared_crawl_run_again_fetches_the_new_articles(tmp_path: Path,
+                                                                    redis_url: str) -> None:
+    # The README's daily rerun, shared through Redis: the frontier of a finished crawl
+    # starts again from the start pages; the shared seen-store alone skips the old articles.
+    with NewsSite() as site:
+        first = crawler_process(site, tmp_path / "out", redis_url, "one")
+        assert first.wait(timeout=240) == 0, first.communicate()[1][-3000:]
+        before = site.hits()
+        site.phase(2)
+        again = crawler_process(site, tmp_path / "out", redis_url, "one")
+        assert again.wait(timeout=240) == 0, again.communicate()[1][-3000:]
+        fetched = Counter(site.hits()) - Counter(before)
+        manifest = site.manifest()
+    assert {manifest["held"], manifest["changed"]} <= set(fetched)
+    stored = [r["url"].removeprefix(site.url) for r in corpus_records(tmp_path / "out" / "one")]
+    assert manifest["held"] in stored
+    assert crawl_stats(tmp_path / "out" / "one")["corpusbot/incremental/skipped"] >= 5
+
+
 def _politeness(redis_url: str, delay: float) -> SharedPoliteness:
     import redis
 

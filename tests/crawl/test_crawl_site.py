@@ -8,6 +8,7 @@ fixture pages.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -107,13 +108,32 @@ def test_documents_carry_metadata_and_archive_location(crawl):
     assert len(dated) >= 0.7 * len(records)
     assert all(r.get("meta", {}).get("title") for r in records)
     assert all(r["source"]["type"] == "archive" for r in records)
-    assert all(Path(r["source"]["file"]).is_file() for r in records)
+    # the crawl's own archive, recorded relative to OUT: true wherever OUT is moved
+    assert all(r["source"]["file"].startswith("archive/") for r in records)
+    assert all((crawl["out"] / r["source"]["file"]).is_file() for r in records)
 
 
 def test_the_summary_names_domain_and_counts(crawl):
     output = crawl["result"].stdout
-    assert "127.0.0.1" in output
-    assert f"articles kept      {len(crawl['manifest']['articles'])}" in output
+    kept = len(crawl["manifest"]["articles"])
+    stats = crawl["stats"]
+    refused = stats["corpusbot/domain/127.0.0.1/refused"]
+    assert refused == stats["robotstxt/forbidden"] >= 1
+    assert re.search(rf"^127\.0\.0\.1 +\d+ +{kept} +{refused} +0$", output, re.MULTILINE)
+    assert f"articles kept      {kept}" in output
+    assert f"report: corpusbot report {crawl['out']}" in output
+
+
+def test_the_report_shows_the_crawled_site(crawl, tmp_path):
+    pytest.importorskip("matplotlib", reason="the report needs matplotlib: corpusbot[report]")
+    from corpusbot.report import write_report
+
+    html = write_report(crawl["out"], tmp_path / "report.html").read_text()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    stats = crawl["stats"]
+    row = [stats[f"corpusbot/domain/127.0.0.1/{c}"] for c in ("fetched", "kept", "refused")]
+    assert "Crawled sites" in text and "127.0.0.1 {:,} {:,} {:,} 0".format(*row) in text
+    assert f"pages fetched (crawl) {stats['response_received_count']:,}" in text
 
 
 def _archive(out: Path) -> list:
