@@ -175,8 +175,9 @@ def compose(page: PageBlocks) -> list[Block]:
     if exempt:  # rare: only then do the verdicts change
         names = ContainerNames(exempt)
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
-    candidates = without_side_column(candidates, page.title)
-    kept = article_region(candidates, agreed)
+    found = grandparent.groups(candidates)
+    candidates = without_side_column(candidates, found, page.title)
+    kept = article_region(candidates, agreed, found)
     kept = regions.with_main_container(candidates, kept)
     kept = recover_inside(page.blocks, kept, names)
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
@@ -213,10 +214,12 @@ def candidates_of(page: PageBlocks) -> tuple[list[Block], set[int]]:
 
 
 def article_region(
-    candidates: Sequence[Block], agreed: set[int], n: int = grandparent.DEFAULT_N
+    candidates: Sequence[Block], agreed: set[int], found: dict[etree._Element, list[Block]]
 ) -> list[Block]:
-    """Large-enough groups, what lies between the largest's ends, and adjacent sections."""
-    found = grandparent.groups(candidates, n)
+    """Large-enough groups, what lies between the largest's ends, and adjacent sections.
+
+    ``found`` is the candidates' grandparent groups.
+    """
     if not found:
         return []
     sizes = {key: grandparent.group_chars(blocks) for key, blocks in found.items()}
@@ -231,7 +234,9 @@ def article_region(
     return [b for b in candidates if id(b) in ids]
 
 
-def without_side_column(candidates: list[Block], headline: str | None) -> list[Block]:
+def without_side_column(
+    candidates: list[Block], found: dict[etree._Element, list[Block]], headline: str | None
+) -> list[Block]:
     """The candidates without the column beside a short post under the headline.
 
     A blog post of a date, a title and two lines is smaller than the
@@ -241,12 +246,9 @@ def without_side_column(candidates: list[Block], headline: str | None) -> list[B
     containers and the largest comes after it as a box or two, opening with a
     heading of its own ("About me"; an article's body after its headline and
     byline opens with text, a documentation body has many blocks), that
-    largest group is the next column and leaves the candidates.
+    largest group is the next column: it leaves the candidates and ``found``.
     """
-    if not headline:
-        return candidates
-    found = grandparent.groups(candidates)
-    if len(found) < 2:
+    if not headline or len(found) < 2:
         return candidates
     sizes = {key: grandparent.group_chars(blocks) for key, blocks in found.items()}
     largest = max(sizes, key=sizes.__getitem__)
@@ -259,7 +261,7 @@ def without_side_column(candidates: list[Block], headline: str | None) -> list[B
             after = (side[0].position > blocks[-1].position and side[0].is_heading
                      and len(side) <= SIDE_BOX_BLOCKS)
             if after and key.getparent() is largest.getparent() is not None:
-                out = {id(b) for b in side}
+                out = {id(b) for b in found.pop(largest)}
                 return [b for b in candidates if id(b) not in out]
             return candidates
     return candidates
