@@ -103,7 +103,10 @@ def _parse(data: bytes, html_elements: bool,
 
 # The text before a page's first tag, when that tag closes a script: the end of an
 # inline script whose start was cut off (a truncated capture, a broken template).
-_SCRIPT_TAIL = re.compile(rb"\A(?:[^<]|<(?![a-zA-Z/!?]))*</script\s*>", re.IGNORECASE)
+# Possessive, and looked for in the first SCRIPT_TAIL_BYTES only: no backtracking
+# state grows with a page of megabytes without a tag.
+_SCRIPT_TAIL = re.compile(rb"\A(?:[^<]++|<(?![a-zA-Z/!?]))*+</script\s*>", re.IGNORECASE)
+SCRIPT_TAIL_BYTES = 65536
 # The page's <html> start tag, to the first ">" (inside an unclosed quote if need be).
 _HTML_START = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
 
@@ -114,7 +117,7 @@ def drop_script_tail(data: bytes) -> bytes:
     libxml2 reads that text as the page's first paragraph, and the
     ``<html>`` and ``<head>`` after it as stray tags in the body.
     """
-    found = _SCRIPT_TAIL.match(data)
+    found = _SCRIPT_TAIL.match(data, 0, SCRIPT_TAIL_BYTES)
     return data[found.end():] if found else data
 
 

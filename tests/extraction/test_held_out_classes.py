@@ -21,8 +21,9 @@ ABOUT = (
     "engineer, which explains the timetables. I live in Ghent with my partner and a very "
     "old cat, and I answer every email, even if it sometimes takes a week or two. If you "
     "want to follow along, the newsletter goes out once a month with the routes I tried, "
-    "the ones I would not repeat, and a photograph of a station that deserves more love. Guest posts are welcome "
-    "too, as long as they involve a train, a timetable and at least one missed connection."
+    "the ones I would not repeat, and a photograph of a station that deserves more love. "
+    "Guest posts are welcome too, as long as they involve a train, a timetable and at "
+    "least one missed connection."
 )
 POST_LINES = (
     "Three hours from Vienna, and the light kept changing.",

@@ -66,3 +66,12 @@ def test_only_a_script_end_before_the_first_tag_is_cut():
     kept = b"Some text before</p><p>x</p>"
     assert dom.drop_script_tail(kept) == kept
     assert dom.drop_script_tail(b"<p>x</p></script>") == b"<p>x</p></script>"
+
+
+def test_the_script_end_search_is_bounded_on_megabytes_without_a_tag():
+    import time
+
+    data = b"a" * 20_000_000
+    started = time.perf_counter()
+    assert dom.drop_script_tail(data) is data
+    assert time.perf_counter() - started < 0.5  # unbounded, it took a second per 5 MB
