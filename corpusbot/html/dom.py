@@ -103,8 +103,8 @@ def _parse(data: bytes, html_elements: bool,
 
 # The text before a page's first tag, when that tag closes a script: the end of an
 # inline script whose start was cut off (a truncated capture, a broken template).
-# Possessive, and looked for in the first SCRIPT_TAIL_BYTES only: no backtracking
-# state grows with a page of megabytes without a tag.
+# Possessive, and looked for in the first SCRIPT_TAIL_BYTES only (as is the <html>
+# start tag): no backtracking state grows with a page of megabytes without a tag.
 _SCRIPT_TAIL = re.compile(rb"\A(?:[^<]++|<(?![a-zA-Z/!?]))*+</script\s*>", re.IGNORECASE)
 SCRIPT_TAIL_BYTES = 65536
 # The page's <html> start tag, to the first ">" (inside an unclosed quote if need be).
@@ -127,7 +127,7 @@ def _reparse_html_start(data: bytes, html_elements: bool) -> etree._Element | No
     A garbled start tag empties libxml2's tree: an attribute's unclosed quote
     swallows the document up to the next quote, and ``<html/>`` closes it.
     """
-    found = _HTML_START.search(data)
+    found = _HTML_START.search(data, 0, SCRIPT_TAIL_BYTES)
     if found is None or found.group() == b"<html>":
         return None
     repaired = data[: found.start()] + b"<html>" + data[found.end():]
