@@ -108,7 +108,7 @@ def _parse(data: bytes, html_elements: bool,
 _SCRIPT_TAIL = re.compile(rb"\A(?:[^<]++|<(?![a-zA-Z/!?]))*+</script\s*>", re.IGNORECASE)
 SCRIPT_TAIL_BYTES = 65536
 # The page's <html> start tag, to the first ">" (inside an unclosed quote if need be).
-_HTML_START = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
+_HTML_START = re.compile(rb"<html\b[^>]{0,4096}>", re.IGNORECASE)
 
 
 def drop_script_tail(data: bytes) -> bytes:
