@@ -7,7 +7,8 @@ Steps: read every page of ``wcxb-dev`` with corpusbot's own reader (the
 blocks the mode sees at run time), label the blocks by aligning the gold
 text onto them (``web2text_data.align``), compute the features, then
 
-1. 5-fold cross-validation grouped by the domain of the page URL: each fold's
+1. 5-fold cross-validation grouped by the registered domain of the page URL
+   (the folds of ``benchmarks/folds.py``): each fold's
    models are trained on the other four folds and label this fold's pages,
    so every page is scored by a model that never saw its site. The report
    gives WCXB's bag-of-words P, R and F1 per page type, for every pairwise
@@ -51,6 +52,7 @@ from corpusbot.extraction.web2text import model as web2text
 from corpusbot.extraction.web2text.features import features
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from folds import fold_of
 from web2text_data import WcxbPage, align, bag_scores, load_wcxb, macro_by_type
 
 log = logging.getLogger("benchmarks.train_web2text")
@@ -145,12 +147,10 @@ def fit(
 
 
 def domain_folds(prepared: list[Prepared], k: int = FOLDS) -> list[np.ndarray]:
-    """Page indices of ``k`` folds grouped by domain, balanced by page count."""
-    from sklearn.model_selection import GroupKFold
-
-    groups = [p.page.domain for p in prepared]
-    splitter = GroupKFold(n_splits=k)
-    return [test for _, test in splitter.split(np.zeros(len(groups)), groups=groups)]
+    """Page indices of the ``k`` folds by registered domain (``folds.fold_of``): the
+    same folds every tuning decision uses, so a fold model never saw its pages' sites."""
+    assigned = np.array([fold_of(p.page.url, k) for p in prepared])
+    return [np.flatnonzero(assigned == fold) for fold in range(k)]
 
 
 def predictions(model: web2text.Model, p: Prepared) -> tuple[np.ndarray, np.ndarray]:

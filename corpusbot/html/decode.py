@@ -263,25 +263,33 @@ _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 _FIRST_ELEMENT_RE = re.compile(r"<([a-zA-Z][\w:.-]*)")
 _FEED_ROOTS = frozenset({"rss", "feed", "rdf:rdf", "urlset", "sitemapindex", "svg"})
 MAX_CONTROL_SHARE = 0.05
+MARKUP_SNIFF_CHARS = 65536
+"""How far a first tag is looked for: a page's leading script text is rarely longer."""
+_LEADING_SPACE = re.compile("[\ufeff \t\r\n\f]*")
+_LEADING_SPACE_BYTES = re.compile(rb"[ \t\r\n\f]*")
 
 
 def why_not_html(data: bytes | str) -> str | None:
     """None if ``data`` may be HTML, else why not: "empty", "binary", "json", "feed", "no-markup".
 
-    Cheap, on the first SNIFF_BYTES only: a known binary signature (PDF,
-    PostScript, GIF, PNG, ZIP, gzip, RTF); more than 5% control characters
-    or replacement characters (images, archives, random bytes); a JSON
-    document (starts with "{" or "["); an XML root that is a feed, sitemap
-    or SVG; and no tag at all. A fragment such as "<p>text</p>" passes.
+    Cheap, on the first SNIFF_BYTES after any leading whitespace (pages
+    from templating engines can open with kilobytes of blank lines): a known
+    binary signature (PDF, PostScript, GIF, PNG, ZIP, gzip, RTF); more than
+    5% control characters or replacement characters (images, archives,
+    random bytes); a JSON document (starts with "{" or "["); an XML root that
+    is a feed, sitemap or SVG. "no-markup" only when no tag starts in the
+    first MARKUP_SNIFF_CHARS: a page may open with the cut-off end of an
+    inline script before its first tag. A fragment such as "<p>text</p>" passes.
     """
-    head = _head_text(data)
+    text = _head_text(data, MARKUP_SNIFF_CHARS)
+    head = text[:SNIFF_BYTES]
     if not head:
         return "empty"
     if _is_binary(head):
         return "binary"
     if head[0] in "{[":
         return "json"
-    first = _FIRST_ELEMENT_RE.search(head)
+    first = _FIRST_ELEMENT_RE.search(text)
     if first is None:
         return "no-markup"
     if first.group(1).lower() in _FEED_ROOTS:
@@ -295,15 +303,17 @@ def _is_binary(head: str) -> bool:
     return len(_CONTROL_RE.findall(head)) > MAX_CONTROL_SHARE * len(head)
 
 
-def _head_text(data: bytes | str) -> str:
-    """The start of ``data`` as text, BOM and leading whitespace removed."""
+def _head_text(data: bytes | str, size: int) -> str:
+    """``size`` characters of ``data`` as text from its first one that is no BOM or space."""
     if isinstance(data, str):
-        return data[:SNIFF_BYTES].lstrip("\ufeff \t\r\n\f")
+        start = _LEADING_SPACE.match(data).end()
+        return data[start : start + size]
     bom_encoding, bom = read_bom(data)
     if bom_encoding and bom:
-        return to_unicode(data[len(bom):SNIFF_BYTES], bom_encoding).lstrip()
+        return to_unicode(data[len(bom) : len(bom) + 4 * size], bom_encoding).lstrip()[:size]
     # Latin-1 maps every byte to one character, so byte signatures survive.
-    return data[:SNIFF_BYTES].decode("latin-1").lstrip(" \t\r\n\f")
+    start = _LEADING_SPACE_BYTES.match(data).end()
+    return data[start : start + size].decode("latin-1")
 
 
 def _header(headers: Mapping[str, str] | None, name: str) -> str | None:

@@ -8,6 +8,7 @@ is cut.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import lxml.html
@@ -79,17 +80,62 @@ def parse_html(text: str | bytes, *, html_elements: bool = False,
         raise ParseError("empty document")
     # lone surrogates (from broken escapes) have no UTF-8 form
     data = text.encode("utf-8", "replace") if isinstance(text, str) else text
+    data = drop_script_tail(data)
     try:
-        if html_elements:
-            root = lxml.html.document_fromstring(data, lxml.html.HTMLParser(**_PARSER_OPTIONS))
-        else:
-            root = etree.fromstring(data, parser or etree.HTMLParser(**_PARSER_OPTIONS))
+        root = _parse(data, html_elements, parser)
     except (etree.ParserError, ValueError) as exc:
         raise ParseError(f"unparseable HTML: {exc}") from exc
+    if root is None or not _has_content(root):
+        repaired = _reparse_html_start(data, html_elements)
+        root = root if repaired is None else repaired
     if root is None:
         raise ParseError("unparseable HTML")
     repair_body(root)
     return root
+
+
+def _parse(data: bytes, html_elements: bool,
+           parser: etree.HTMLParser | None = None) -> etree._Element | None:
+    if html_elements:
+        return lxml.html.document_fromstring(data, lxml.html.HTMLParser(**_PARSER_OPTIONS))
+    return etree.fromstring(data, parser or etree.HTMLParser(**_PARSER_OPTIONS))
+
+
+# The text before a page's first tag, when that tag closes a script: the end of an
+# inline script whose start was cut off (a truncated capture, a broken template).
+# Possessive, and looked for in the first SCRIPT_TAIL_BYTES only (as is the <html>
+# start tag): no backtracking state grows with a page of megabytes without a tag.
+_SCRIPT_TAIL = re.compile(rb"\A(?:[^<]++|<(?![a-zA-Z/!?]))*+</script\s*>", re.IGNORECASE)
+SCRIPT_TAIL_BYTES = 65536
+# The page's <html> start tag, to the first ">" (inside an unclosed quote if need be).
+_HTML_START = re.compile(rb"<html\b[^>]{0,4096}>", re.IGNORECASE)
+
+
+def drop_script_tail(data: bytes) -> bytes:
+    """``data`` without the cut-off end of a script before its first tag.
+
+    libxml2 reads that text as the page's first paragraph, and the
+    ``<html>`` and ``<head>`` after it as stray tags in the body.
+    """
+    found = _SCRIPT_TAIL.match(data, 0, SCRIPT_TAIL_BYTES)
+    return data[found.end():] if found else data
+
+
+def _reparse_html_start(data: bytes, html_elements: bool) -> etree._Element | None:
+    """The tree of ``data`` with a bare ``<html>`` start tag, when that gives content.
+
+    A garbled start tag empties libxml2's tree: an attribute's unclosed quote
+    swallows the document up to the next quote, and ``<html/>`` closes it.
+    """
+    found = _HTML_START.search(data, 0, SCRIPT_TAIL_BYTES)
+    if found is None or found.group() == b"<html>":
+        return None
+    repaired = data[: found.start()] + b"<html>" + data[found.end():]
+    try:
+        root = _parse(repaired, html_elements)
+    except (etree.ParserError, ValueError):
+        return None
+    return root if root is not None and _has_content(root) else None
 
 
 # Elements that belong in <head>; any other start tag there means the body began.
