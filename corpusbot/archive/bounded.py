@@ -24,7 +24,33 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 from warcio.recordloader import ArcWarcRecord
 
+try:
+    import brotli
+except ImportError:  # optional, as in warcio: brotli pages are then skipped
+    brotli = None
+
 _ZLIB_TYPE = type(zlib.decompressobj())
+_INFLATE_ERRORS: tuple[type[Exception], ...] = (zlib.error,) + ((brotli.error,) if brotli
+                                                                else ())
+
+
+class _Brotli:
+    """brotli's decompressor in zlib's shape, output bounded: warcio's own wrapper calls
+    ``decompress`` and sets ``unused_data``, which brotli's Decompressor (1.1 and later,
+    ``process``) lacks, so every brotli page read as damage."""
+
+    unused_data = b""
+
+    def __init__(self) -> None:
+        self._decompressor = brotli.Decompressor()
+
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        if max_length:
+            return self._decompressor.process(data, output_buffer_limit=max_length)
+        return self._decompressor.process(data)
+
+    def flush(self) -> bytes:
+        return b""
 
 MAX_LINE_BYTES = 1 << 20
 """A WARC, ARC or HTTP header line longer than 1 MiB is damage: real header lines
@@ -64,6 +90,8 @@ class _Strict:
     from "past it") and raises ``PayloadTooLarge`` past it.
     """
 
+    DECOMPRESSORS = ({**BufferedReader.DECOMPRESSORS, "br": _Brotli} if brotli
+                     else BufferedReader.DECOMPRESSORS)
     decompressor: object
     decomp_type: str | None
     num_block_read: int
@@ -77,7 +105,7 @@ class _Strict:
             return data
         try:
             return self._inflate(data)
-        except zlib.error as error:
+        except _INFLATE_ERRORS as error:
             if self.num_block_read == 0 and self.decomp_type == "deflate":
                 # Raw deflate, without the zlib header: warcio's second try.
                 self._init_decomp("deflate_alt")  # type: ignore[attr-defined]
@@ -90,7 +118,7 @@ class _Strict:
             raise self.damage(f"compressed data is broken: {error}") from None
 
     def _inflate(self, data: bytes) -> bytes:
-        if self.max_output is None or not isinstance(self.decompressor, _ZLIB_TYPE):
+        if self.max_output is None or not isinstance(self.decompressor, _ZLIB_TYPE | _Brotli):
             return self.decompressor.decompress(data)  # type: ignore[attr-defined]
         budget = max(self.max_output - self.num_read, 0) + 1
         inflated = self.decompressor.decompress(data, budget)

@@ -13,7 +13,11 @@ afford mojibake, so the bytes get a say:
   the server's or the editor's default and names the fallback anyway, so
   another declaration or detection may overrule it;
 - a declaration the bytes contradict (many undecodable sequences) is
-  skipped, and so is a UTF-16/32 label on bytes that are not UTF-16/32.
+  skipped, and so is a UTF-16/32 label on bytes that are not UTF-16/32;
+- a declaration the bytes merely doubt (another encoding of the same script:
+  koi8-r on windows-1251 bytes, big5 on gb18030) gives way to detection when
+  detection reads them with fewer impossible characters, fewer symbols inside
+  words, or clearly more stop words (``_unless_misread``).
 
 Detection (``detect_encoding``) only considers the encodings browsers
 implement (WHATWG Encoding Standard) and falls back to windows-1252, the

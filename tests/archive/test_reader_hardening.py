@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from corpusbot.archive.reader import DAMAGED, DAMAGED_DIGEST, ArchiveReader, ReaderOptions
+from corpusbot.archive.reader import (
+    DAMAGED,
+    DAMAGED_DIGEST,
+    SKIPPED_TOO_LARGE,
+    ArchiveReader,
+    ReaderOptions,
+)
 from tests.corpus_support import html_records, page, page_names, write_warc
 
 ARC_DATE = "20140216050221"
@@ -100,3 +106,26 @@ def test_flipped_bytes_in_a_plain_warc_are_damage(tmp_path: Path, seed: int) -> 
     assert all(intact[r.page.url] == r.page.body for r in records if r.page is not None)
     unchecked = list(ArchiveReader(ReaderOptions(check_digests=False)).read(path))
     assert DAMAGED_DIGEST not in [r.skipped for r in unchecked]
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_brotli_page_is_read_and_a_brotli_bomb_is_too_large(tmp_path: Path,
+                                                              chunked: bool) -> None:
+    brotli = pytest.importorskip("brotli")
+    from tests.archive.damage import response
+
+    def record(url: str, payload: bytes) -> bytes:
+        headers = [("Content-Encoding", "br")]
+        if chunked:
+            headers.append(("Transfer-Encoding", "chunked"))
+            payload = b"%x\r\n%s\r\n0\r\n\r\n" % (len(payload), payload)
+        return response(url, headers, payload, gzipped=False)
+
+    body = page(page_names()[0])
+    bomb = brotli.compress(bytes(64 << 20), quality=1)
+    path = tmp_path / "br.warc"
+    path.write_bytes(record("https://x.example/page", brotli.compress(body))
+                     + record("https://x.example/bomb", bomb))
+    records = list(ArchiveReader().read(path))
+    assert [r.page.body for r in records if r.page is not None] == [body]
+    assert [r.skipped for r in records] == [None, SKIPPED_TOO_LARGE]
