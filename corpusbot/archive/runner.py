@@ -36,6 +36,7 @@ from corpusbot.archive.ranges import ByteRange
 from corpusbot.archive.reader import (
     DAMAGED,
     DAMAGED_DIGEST,
+    SKIPPED_TOO_LARGE,
     UNREADABLE,
     ArchiveReader,
     ReaderOptions,
@@ -108,8 +109,10 @@ class RunReport:
 
     @property
     def damaged(self) -> bool:
-        """Some records or files could not be read, or a record's bytes failed its digest."""
-        return bool(self.stats[DAMAGED] or self.stats[DAMAGED_DIGEST] or self.stats[UNREADABLE])
+        """Some records or files could not be read, a record's bytes failed its digest, or a
+        page was past the size limit (a decompression bomb, or a page the corpus lacks)."""
+        return bool(self.stats[DAMAGED] or self.stats[DAMAGED_DIGEST] or self.stats[UNREADABLE]
+                    or self.stats[SKIPPED_TOO_LARGE])
 
 
 @dataclass(slots=True)
