@@ -1,0 +1,139 @@
+"""Do corpusbot's quality steps keep and drop what datatrove's filters keep and drop?
+
+    python benchmarks/quality_texts.py -o /tmp/quality-texts.jsonl
+    python benchmarks/quality_vs_datatrove.py /tmp/quality-texts.jsonl \
+        -o benchmarks/quality-vs-datatrove-results.json
+
+On each text (corpusbot's extraction of a gold page or a sample page) each
+filter pair runs with the same thresholds: Gopher quality, Gopher
+repetition, C4 (as published and as FineWeb runs it, without the
+terminal-punctuation rule) and FineWeb. datatrove runs as FineWeb ran it, with
+its English tokeniser (spaCy's, needs ``spacy``; no model download) and
+English stop words on every page; so on other languages a difference is
+expected where corpusbot uses the page language's stop words or its own
+tokens. The result lists the agreement per filter for English and for other
+pages, and every page where the two decide differently, with both reasons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from corpusbot.page import Page
+from corpusbot.quality.c4 import C4, C4Options
+from corpusbot.quality.fineweb import FineWeb
+from corpusbot.quality.gopher_quality import GopherQuality
+from corpusbot.quality.gopher_repetition import GopherRepetition
+from corpusbot.steps import PageState, Step
+from corpusbot.text import PARAGRAPH_SEPARATOR
+
+
+def _datatrove_filters() -> dict[str, Any]:
+    from datatrove.pipeline.filters import (
+        C4QualityFilter,
+        FineWebQualityFilter,
+        GopherQualityFilter,
+        GopherRepetitionFilter,
+    )
+
+    return {
+        "gopher_quality": GopherQualityFilter(),
+        "gopher_repetition": GopherRepetitionFilter(),
+        "c4": C4QualityFilter(),
+        "c4_fineweb": C4QualityFilter(filter_no_terminal_punct=False),
+        "fineweb": FineWebQualityFilter(),
+    }
+
+
+OURS: dict[str, Callable[[], Step]] = {
+    "gopher_quality": GopherQuality,
+    "gopher_repetition": GopherRepetition,
+    "c4": C4,
+    "c4_fineweb": lambda: C4(C4Options(filter_no_terminal_punct=False)),
+    "fineweb": FineWeb,
+}
+
+
+def state_of(record: dict) -> PageState:
+    """The page state a quality step sees for one extracted text."""
+    return PageState(page=Page(url=record.get("url") or "https://example.invalid/", body=b""),
+                     paragraphs=record["text"].split(PARAGRAPH_SEPARATOR),
+                     lang=record.get("lang") or "und", lang_prob=record.get("lang_prob") or 0.0)
+
+
+def datatrove_verdict(dt_filter: Any, text: str, key: str) -> str | None:
+    """datatrove's reason for dropping ``text``, or None when it keeps it."""
+    from datatrove.data import Document
+
+    result = dt_filter.filter(Document(text=text, id=key))
+    if result is True:
+        return None
+    if result is False:
+        return "dropped"
+    return result[1] if not result[0] else None
+
+
+def our_verdict(step: Step, record: dict) -> str | None:
+    """corpusbot's reason for dropping the text, or None when it keeps it."""
+    drop = step.apply(state_of(record))
+    return drop.reason if drop else None
+
+
+def compare(records: Iterable[dict], names: Iterable[str] = tuple(OURS)) -> dict[str, Any]:
+    """Agreement per filter (English, other languages) and every disagreement."""
+    dt_filters = _datatrove_filters()
+    names = list(names)
+    steps = {name: OURS[name]() for name in names}
+    totals: dict[str, Counter[str]] = {name: Counter() for name in names}
+    differences: list[dict[str, Any]] = []
+    for record in records:
+        group = "en" if record.get("lang") == "en" else "other"
+        for name in names:
+            theirs = datatrove_verdict(dt_filters[name], record["text"], record["key"])
+            ours = our_verdict(steps[name], record)
+            same = (theirs is None) == (ours is None)
+            totals[name][f"{group}/pages"] += 1
+            totals[name][f"{group}/same"] += same
+            totals[name][f"{group}/datatrove_drops"] += theirs is not None
+            totals[name][f"{group}/corpusbot_drops"] += ours is not None
+            if not same:
+                differences.append({"filter": name, "set": record["set"], "key": record["key"],
+                                    "lang": record.get("lang"), "datatrove": theirs,
+                                    "corpusbot": ours})
+    return {"totals": {name: _shares(counts) for name, counts in totals.items()},
+            "differences": differences}
+
+
+def _shares(counts: Counter[str]) -> dict[str, Any]:
+    out: dict[str, Any] = dict(counts)
+    for group in ("en", "other"):
+        if counts[f"{group}/pages"]:
+            out[f"{group}/agreement"] = round(counts[f"{group}/same"] / counts[f"{group}/pages"], 4)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("texts", type=Path, help="a JSONL file from benchmarks/quality_texts.py")
+    parser.add_argument("-o", "--output", type=Path)
+    args = parser.parse_args(argv)
+    with args.texts.open(encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
+    result = compare(records)
+    for name, counts in result["totals"].items():
+        print(f"{name:18} en {counts.get('en/same', 0)}/{counts.get('en/pages', 0)} "
+              f"({counts.get('en/agreement', 0):.2%})  other {counts.get('other/same', 0)}/"
+              f"{counts.get('other/pages', 0)} ({counts.get('other/agreement', 0):.2%})")
+    if args.output:
+        args.output.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
