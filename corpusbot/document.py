@@ -49,6 +49,8 @@ class Document:
     paragraph_hashes: tuple[int, ...] = ()
     meta: Mapping[str, Any] | None = None
     cuts: tuple[str, ...] = ()
+    lang_source: str | None = None
+    """How the language was decided (see ``corpusbot.language.identify``)."""
 
     @property
     def id(self) -> str:
@@ -59,7 +61,8 @@ class Document:
         """The JSON object written to the corpus."""
         record: dict[str, Any] = {
             "schema": SCHEMA_VERSION, "id": self.id, "url": self.url, "lang": self.lang,
-            "lang_prob": round(self.lang_prob, 4), "title": self.title, "text": self.text,
+            "lang_prob": round(self.lang_prob, 4), "lang_source": self.lang_source,
+            "title": self.title, "text": self.text,
             "n_words": self.n_words, "extractor": self.extractor,
             "source": source_record(self.source, self.record_id, self.offset),
             "fetched_at": self.fetched_at,

@@ -129,7 +129,7 @@ class Processor:
             offset=page.offset, fetched_at=page.fetched_at,
             signature=self._signature(words), paragraphs=extraction.paragraphs,
             paragraph_hashes=self._paragraph_hashes(paragraph_words), meta=meta or None,
-            cuts=extraction.cuts,
+            cuts=extraction.cuts, lang_source=extraction.language_source,
         )
 
     def _signature(self, words: list[str]) -> bytes:

@@ -51,6 +51,9 @@ class Extraction:
     reason: str | None = None
     cuts: tuple[str, ...] = ()
     """What ``corpusbot.html.bounds`` cut from the page before parsing, by reason."""
+    language_source: str | None = None
+    """How the language was decided (``corpusbot.language.identify``: ``declared+stopwords``,
+    ``declared+detector``, ``detector``, ``declared``, ``given``, ``none``)."""
 
 
 def extract(
@@ -115,6 +118,7 @@ def _extract(
         encoding=encoding,
         reason=None if paragraphs else "no-main-text",
         cuts=read.cuts,
+        language_source=guess.source,
     )
 
 
@@ -217,7 +221,7 @@ def _identify(
     blocks: Sequence[Block], lang: str | None, hints: Sequence[str | None]
 ) -> language.LanguageGuess:
     if lang:
-        return language.LanguageGuess(lang, 1.0)
+        return language.LanguageGuess(lang, 1.0, language.GIVEN)
     return language.identify(language_sample(blocks), hints)
 
 
