@@ -129,4 +129,3 @@ def _removed(state: PageState, rule: str, line: str) -> None:
     # A blank line between two lines of a paragraph is not a line of text: not counted.
     if line.strip():
         state.count_edit(f"edit/{NAME}/{rule}", 1, len(line))
-    return None

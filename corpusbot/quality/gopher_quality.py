@@ -65,10 +65,11 @@ class GopherQuality(Step):
     summary = "Gopher quality rules: length, word length, symbols, bullets, alphabetic words"
 
     def apply(self, state: PageState) -> Drop | None:
-        rule = self._words_rule(state) or self._lines_rule(state) or self._stop_words_rule(state)
+        rule = (self._length_rule(state) or self._symbol_rule(state)
+                or self._lines_rule(state) or self._stop_words_rule(state))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
-    def _words_rule(self, state: PageState) -> str | None:
+    def _length_rule(self, state: PageState) -> str | None:
         o = self.options
         words = state.words()
         # Fewer than 50 or more than 100,000 words.
@@ -82,6 +83,10 @@ class GopherQuality(Step):
             return "short-words"
         if o.max_avg_word_length and mean > o.max_avg_word_length:
             return "long-words"
+        return None
+
+    def _symbol_rule(self, state: PageState) -> str | None:
+        o = self.options
         # A symbol-to-word ratio above 0.1, for the hash symbol or the ellipsis.
         text, counted = state.text, max(tokens_with_punctuation(state)[0], 1)
         if o.max_symbol_word_ratio and text.count("#") / counted > o.max_symbol_word_ratio:

@@ -94,7 +94,7 @@ class GopherRepetition(Step):
             limit = getattr(self.options, f"top_{n}_gram_frac")
             if not limit or len(words) < n:
                 continue
-            grams = Counter(zip(*(words[i:] for i in range(n))))
+            grams = Counter(zip(*(words[i:] for i in range(n)), strict=False))
             gram, count = grams.most_common(1)[0]
             # The characters of the gram written with single spaces, times its count.
             if (sum(map(len, gram)) + n - 1) * count / max(size, 1) > limit:

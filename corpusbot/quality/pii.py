@@ -21,7 +21,9 @@ MODES = ("mask", "off")
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_]{2,}(?![\w-])")
 # Candidates; ipaddress decides (an octet above 255 or a version number like 1.2.3.4.5 is none).
 IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}(?::|[0-9A-Fa-f]{1,4})(?![\w:])")
+IPV6 = re.compile(r"(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
+# An IPv6 candidate needs this many non-empty groups: "a::b" in code is no address.
+IPV6_MIN_GROUPS = 3
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,13 +59,15 @@ class Pii(Step):
 
     def _mask(self, text: str, state: PageState) -> str:
         o = self.options
-        text = _replace(EMAIL, text, o.email_replacement, state, "email", lambda _: True)
+        text = _replace(EMAIL, text, o.email_replacement, state, "email")
         for pattern in (IPV4, IPV6):
-            text = _replace(pattern, text, o.ip_replacement, state, "ip", _is_ip)
+            text = _replace(pattern, text, o.ip_replacement, state, "ip")
         return text
 
 
 def _is_ip(candidate: str) -> bool:
+    if ":" in candidate and sum(1 for group in candidate.split(":") if group) < IPV6_MIN_GROUPS:
+        return False
     try:
         ipaddress.ip_address(candidate)
     except ValueError:
@@ -72,13 +76,13 @@ def _is_ip(candidate: str) -> bool:
 
 
 def _replace(pattern: re.Pattern[str], text: str, replacement: str, state: PageState,
-             kind: str, valid: object) -> str:
+             kind: str) -> str:
     if not pattern.search(text):
         return text
 
     def substitute(match: re.Match[str]) -> str:
         found = match.group(0)
-        if found == replacement or not valid(found):  # type: ignore[operator]
+        if found == replacement or (kind == "ip" and not _is_ip(found)):
             return found
         state.edits[f"edit/{NAME}/{kind}/addresses"] += 1
         state.edits[f"edit/{NAME}/{kind}/chars"] += len(found)

@@ -27,6 +27,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from corpusbot.quality.c4 import C4 as C4Step
+from corpusbot.quality.fineweb import FineWeb
+from corpusbot.quality.gopher_quality import GopherQuality
+from corpusbot.quality.gopher_repetition import GopherRepetition
+from corpusbot.quality.lang_confidence import LangConfidence
+from corpusbot.quality.pii import Pii
+from corpusbot.quality.urls import Urls
+
 Preset = list[tuple[str, dict[str, Any]]]
 
 BASIC: Preset = [("extract", {}), ("language", {}), ("length", {}), ("nonletters", {}),
@@ -76,13 +84,6 @@ QUALITY_STEPS = ("urls", "lang_confidence", "gopher_repetition", "gopher_quality
 
 def step_classes() -> dict[str, type]:
     """Registered name -> class of every step of this package."""
-    from corpusbot.quality.c4 import C4 as C4Step
-    from corpusbot.quality.fineweb import FineWeb
-    from corpusbot.quality.gopher_quality import GopherQuality
-    from corpusbot.quality.gopher_repetition import GopherRepetition
-    from corpusbot.quality.lang_confidence import LangConfidence
-    from corpusbot.quality.pii import Pii
-    from corpusbot.quality.urls import Urls
 
     classes = (Urls, LangConfidence, GopherRepetition, GopherQuality, C4Step, FineWeb, Pii)
     return {cls.name: cls for cls in classes}

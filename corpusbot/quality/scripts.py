@@ -47,7 +47,8 @@ def _expand(ranges: tuple) -> tuple[str, ...]:
 
 
 TERMINAL_PUNCTUATION: tuple[str, ...] = _expand(_SENTENCE_TERMINAL_RANGES)
-"""Every character that ends a sentence in some script (``.``, ``。``, ``।``, ``؟``, ``።`` ...)."""
+"""Every character that ends a sentence in some script (full stop, ideographic full stop,
+Devanagari danda, Arabic question mark, Ethiopic full stop ...)."""
 
 _TERMINAL_CLASS = "".join(re.escape(c) for c in TERMINAL_PUNCTUATION)
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf"
@@ -67,7 +68,7 @@ _INFIX = re.compile(r"(?<=[^\W_])[-:/<>=](?=[^\W\d_])|(?<=[^\W\d_]),(?=[^\W\d_])
                     r"|(?<=[a-z])\.(?=[A-Z])")
 _CJK_CHAR = re.compile(rf"[{_CJK}]")
 # spaCy splits a contraction into two word tokens ("do", "n't"); a core keeps it one.
-_CONTRACTION = re.compile(r"(?i)[^\W\d_](?:n['’]t|['’](?:s|re|ll|ve|d|m))(?![^\W_])")
+_CONTRACTION = re.compile(r"(?i)[^\W\d_](?:n['\u2019]t|['\u2019](?:s|re|ll|ve|d|m))(?![^\W_])")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -116,9 +117,11 @@ Adm Ak Ala Apr Ariz Ark Aug Bros Calif Co Colo Conn Corp Dec Del Dr Feb Fla Ga G
 Ill Inc Ind Jan Jr Jul Jun Kan Kans Ky La Ltd Mar Mass Md Messrs Mich Minn Miss Mo Mont Mr Mrs
 Ms Mt Neb Nebr Nev Nov Oct Okla Ore Pa Prof Rep Rev Sen Sep Sept St Tenn Va Wash Wis co vs
 """.split())
-_CLOSING = "\"'”’)]»」』"
+_CLOSING = "\"'\u201d\u2019)]\u00bb\u300d\u300f"
 _TERMINAL_SET = frozenset(TERMINAL_PUNCTUATION)
-_INNER_END = re.compile(rf"(?<=[a-z])[.!?](?=[A-Z])|[。！？｡]+(?=[^\s{_CLOSING}。！？｡])")
+_CJK_ENDS = "\u3002\uff01\uff1f\uff61"  # ideographic and full-width full stop, !, ?
+_INNER_END = re.compile(rf"(?<=[a-z])[.!?](?=[A-Z])"
+                        rf"|[{_CJK_ENDS}]+(?=[^\s{re.escape(_CLOSING)}{_CJK_ENDS}])")
 _INITIAL_OR_INNER = re.compile(r"^(?:[^\W\d_]|(?:\w+\.)+\w+)$")
 
 

@@ -117,10 +117,10 @@ def _domain(host: str) -> str:
 def _read_into(table: dict[str, str], path: Path, reason: str, key: object) -> None:
     """Each non-comment line of ``path`` as a key of ``table`` (the first list keeps it)."""
     with path.open(encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                table.setdefault(key(line), reason)  # type: ignore[operator]
+        for raw in lines:
+            entry = raw.strip()
+            if entry and not entry.startswith("#"):
+                table.setdefault(key(entry), reason)  # type: ignore[operator]
 
 
 def _ut1_folder(root: Path, category: str) -> Path | None:
