@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "warc": "build a corpus from WARC/ARC archives",
     "crawl": "crawl news sites into a corpus and a WARC archive",
     "merge": "merge the manifests of a shared crawl's or a Dask run's folders",
+    "filter": "run a quality preset over an existing JSONL corpus into a new corpus",
 }
 
 
