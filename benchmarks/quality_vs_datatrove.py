@@ -27,9 +27,15 @@ from typing import Any
 
 from corpusbot.page import Page
 from corpusbot.quality.c4 import C4, C4Options
+from corpusbot.quality.counts import tokens_with_punctuation
 from corpusbot.quality.fineweb import FineWeb
 from corpusbot.quality.gopher_quality import GopherQuality
-from corpusbot.quality.gopher_repetition import GopherRepetition
+from corpusbot.quality.gopher_repetition import (
+    GopherRepetition,
+    GopherRepetitionOptions,
+    repeated_ngram_chars,
+)
+from corpusbot.quality.scripts import is_unspaced, sentences
 from corpusbot.steps import PageState, Step
 from corpusbot.text import PARAGRAPH_SEPARATOR
 
@@ -103,11 +109,56 @@ def compare(records: Iterable[dict], names: Iterable[str] = tuple(OURS)) -> dict
             totals[name][f"{group}/datatrove_drops"] += theirs is not None
             totals[name][f"{group}/corpusbot_drops"] += ours is not None
             if not same:
-                differences.append({"filter": name, "set": record["set"], "key": record["key"],
-                                    "lang": record.get("lang"), "datatrove": theirs,
-                                    "corpusbot": ours})
+                difference = {"filter": name, "set": record["set"], "key": record["key"],
+                              "lang": record.get("lang"), "datatrove": theirs,
+                              "corpusbot": ours}
+                difference["cause"] = cause(difference, record)
+                differences.append(difference)
     return {"totals": {name: _shares(counts) for name, counts in totals.items()},
+            "unexplained": sum(d["cause"] is None for d in differences),
             "differences": differences}
+
+
+NEAR = 0.03
+"""How close to its threshold a ratio must be for a tokenisation difference to explain a flip."""
+
+
+def cause(difference: dict[str, Any], record: dict) -> str | None:
+    """Why corpusbot and datatrove decide differently on this page, or None if unexplained."""
+    name, lang, text = difference["filter"], difference.get("lang"), record["text"]
+    reasons = f"{difference['datatrove']} {difference['corpusbot']}"
+    if name == "gopher_quality" and difference["datatrove"] == "gopher_enough_stop_words" \
+            and lang != "en":
+        return f"stop words: datatrove's English list on a {lang} page, corpusbot the {lang} list"
+    if is_unspaced(text) and lang != "en":
+        return ("script: datatrove's English tokeniser makes one word of a run of Han or kana, "
+                "corpusbot one per character")
+    if "alpha" in reasons:
+        counted, letters = tokens_with_punctuation(state_of(record))
+        ratio = letters / max(counted, 1)
+        if abs(ratio - 0.8) <= NEAR:
+            return (f"tokens: alphabetic-word ratio {ratio:.3f}, within {NEAR} of 0.8, where "
+                    "spaCy's and corpusbot's token counts differ by about 1 %")
+    if "gram" in reasons:
+        return _ngram_cause(record)
+    if "sentences" in reasons:
+        count = sum(sentences(line) for line in text.splitlines() if line.strip())
+        if abs(count - 5) <= 3:
+            return (f"sentences: {count} counted, near the minimum of 5, where spaCy's "
+                    "sentenciser splits abbreviations and numbers differently")
+    return None
+
+
+def _ngram_cause(record: dict) -> str:
+    """The n-gram cause, with how near corpusbot's nearest duplicated n-gram fraction is."""
+    state = state_of(record)
+    words, size, options = state.words(), max(len(state.text), 1), GopherRepetitionOptions()
+    gaps = {n: abs(repeated_ngram_chars(words, n) / size - getattr(options, f"dup_{n}_gram_frac"))
+            for n in range(5, 11)}
+    n = min(gaps, key=gaps.__getitem__)
+    return ("n-grams: corpusbot's are of case-folded words without punctuation, datatrove's of "
+            f"spaCy tokens with it; the nearest, the {n}-gram fraction, is {gaps[n]:.3f} from "
+            "its threshold")
 
 
 def _shares(counts: Counter[str]) -> dict[str, Any]:
@@ -130,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:18} en {counts.get('en/same', 0)}/{counts.get('en/pages', 0)} "
               f"({counts.get('en/agreement', 0):.2%})  other {counts.get('other/same', 0)}/"
               f"{counts.get('other/pages', 0)} ({counts.get('other/agreement', 0):.2%})")
+    print(f"{len(result['differences'])} differences, {result['unexplained']} unexplained")
+    for difference in result["differences"]:
+        if difference["cause"] is None:
+            print("unexplained:", difference)
     if args.output:
         args.output.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     return 0
