@@ -19,8 +19,9 @@ repeated n-grams without).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from corpusbot.quality import validate
 from corpusbot.steps import Drop, PageState, Step
@@ -68,8 +69,10 @@ class GopherRepetition(Step):
 
     def apply(self, state: PageState) -> Drop | None:
         text = state.text
-        rule = (self._pieces_rule(text) or self._top_ngram_rule(state.words(), len(text))
-                or self._dup_ngram_rule(state.words(), len(text)))
+        rule = self._pieces_rule(text)
+        if rule is None:
+            grams = NGrams(state.words())
+            rule = self._top_ngram_rule(grams, len(text)) or self._dup_ngram_rule(grams, len(text))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
     def _pieces_rule(self, text: str) -> str | None:
@@ -89,24 +92,82 @@ class GopherRepetition(Step):
             return "dup-line-char-frac"
         return None
 
-    def _top_ngram_rule(self, words: list[str], size: int) -> str | None:
+    def _top_ngram_rule(self, grams: NGrams, size: int) -> str | None:
         for n in TOP_NS:
             limit = getattr(self.options, f"top_{n}_gram_frac")
-            if not limit or len(words) < n:
-                continue
-            grams = Counter(zip(*(words[i:] for i in range(n)), strict=False))
-            gram, count = grams.most_common(1)[0]
-            # The characters of the gram written with single spaces, times its count.
-            if (sum(map(len, gram)) + n - 1) * count / max(size, 1) > limit:
+            if limit and grams.top_chars(n) / max(size, 1) > limit:
                 return f"top-{n}-gram"
         return None
 
-    def _dup_ngram_rule(self, words: list[str], size: int) -> str | None:
+    def _dup_ngram_rule(self, grams: NGrams, size: int) -> str | None:
         for n in DUP_NS:
             limit = getattr(self.options, f"dup_{n}_gram_frac")
-            if limit and repeated_ngram_chars(words, n) / max(size, 1) > limit:
+            if not limit:
+                continue
+            # Most pages repeat little: a bound from arrays decides them; the exact scan, a
+            # Python loop, runs only on pages the bound cannot clear.
+            if grams.repeated_chars_bound(n) / max(size, 1) <= limit:
+                continue
+            if repeated_ngram_chars(grams.words, n) / max(size, 1) > limit:
                 return f"dup-{n}-gram"
         return None
+
+
+class NGrams:
+    """A text's word n-grams as 64-bit hashes (one numpy array per n), for counting fast."""
+
+    __slots__ = ("_hashes", "_ids", "lengths", "words")
+
+    # Odd 64-bit multipliers, fixed: the same hashes in every process.
+    _MULTIPLIERS = np.random.default_rng(0).integers(1, 2**63, size=max(DUP_NS),
+                                                     dtype=np.uint64) | np.uint64(1)
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        index: dict[str, int] = {}
+        self._ids = np.fromiter((index.setdefault(w, len(index)) for w in words), np.uint64,
+                                len(words))
+        self.lengths = np.fromiter(map(len, words), np.int64, len(words))
+        self._hashes: dict[int, np.ndarray] = {}
+
+    def hashes(self, n: int) -> np.ndarray:
+        """One hash per n-gram start, in order (wrapping uint64 arithmetic)."""
+        found = self._hashes.get(n)
+        if found is None:
+            count = len(self.words) - n + 1
+            found = np.zeros(max(count, 0), np.uint64)
+            for k in range(n if count > 0 else 0):
+                found += self._ids[k:k + count] * self._MULTIPLIERS[k]
+            self._hashes[n] = found
+        return found
+
+    def top_chars(self, n: int) -> int:
+        """Characters of the most frequent n-gram written with spaces, times its count (the
+        first seen among equally frequent ones)."""
+        hashes = self.hashes(n)
+        if not hashes.size:
+            return 0
+        _, first, counts = np.unique(hashes, return_index=True, return_counts=True)
+        best = counts.max()
+        start = int(first[counts == best].min())
+        return (int(self.lengths[start:start + n].sum()) + n - 1) * int(best)
+
+    def repeated_chars_bound(self, n: int) -> int:
+        """At least ``repeated_ngram_chars(words, n)``: the characters of every word that an
+        n-gram seen before covers."""
+        hashes = self.hashes(n)
+        if not hashes.size:
+            return 0
+        _, first = np.unique(hashes, return_index=True)
+        repeated = np.ones(hashes.size, bool)
+        repeated[first] = False
+        if not repeated.any():
+            return 0
+        cover = np.zeros(len(self.words) + 1, np.int64)
+        starts = np.flatnonzero(repeated)
+        np.add.at(cover, starts, 1)
+        np.add.at(cover, starts + n, -1)
+        return int(self.lengths[np.cumsum(cover[:-1]) > 0].sum())
 
 
 def repeats(pieces: list[str]) -> tuple[int, int]:
