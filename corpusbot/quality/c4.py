@@ -73,17 +73,19 @@ class C4(Step):
     summary = "C4 rules: lines without end punctuation, short, javascript, policy; lorem ipsum"
 
     def apply(self, state: PageState) -> Drop | None:
-        kept_paragraphs, n_sentences = [], 0
+        kept_paragraphs, n_sentences, needed = [], 0, self.options.min_num_sentences
         try:
             for paragraph in state.paragraphs:
                 lines = [self._clean(line, state) for line in paragraph.splitlines()]
                 kept = [line for line in lines if line is not None]
-                n_sentences += sum(map(sentences, kept)) if self.options.min_num_sentences else 0
+                # Counted only until enough: the count decides nothing past the minimum.
+                for line in kept if n_sentences < needed else ():
+                    n_sentences += sentences(line)
                 if kept:
                     kept_paragraphs.append("\n".join(kept))
         except _PageDropped as dropped:
             return Drop(f"filter/{NAME}/{dropped.rule}")
-        if n_sentences < self.options.min_num_sentences:
+        if n_sentences < needed:
             return Drop(f"filter/{NAME}/too-few-sentences")
         if not kept_paragraphs:
             return Drop(f"filter/{NAME}/empty")
@@ -97,9 +99,10 @@ class C4(Step):
         original = line
         line = line.strip()
         words = line.split()
-        if o.max_word_length and any(len(word) > o.max_word_length for word in words):
+        if (o.max_word_length and len(line) > o.max_word_length
+                and any(len(word) > o.max_word_length for word in words)):
             return _removed(state, "long-word", original)
-        if o.remove_citations:
+        if o.remove_citations and "[" in line:
             cut = CITATION.sub("", line)
             if len(cut) != len(line):
                 state.count_edit(f"edit/{NAME}/citations", 0, len(line) - len(cut))

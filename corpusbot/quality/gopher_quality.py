@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from corpusbot.language import stoplists
 from corpusbot.quality import validate
 from corpusbot.quality.counts import tokens_with_punctuation
+from corpusbot.quality.scripts import is_unspaced
 from corpusbot.steps import Drop, PageState, Step
 
 NAME = "gopher_quality"
@@ -77,7 +78,11 @@ class GopherQuality(Step):
             return "too-few-words"
         if o.max_doc_words and len(words) > o.max_doc_words:
             return "too-many-words"
-        # Mean word length outside 3 to 10 characters.
+        # Mean word length outside 3 to 10 characters; not for a page written mostly in Han or
+        # kana, whose words corpusbot counts one per character (a mean of 1, measured on the
+        # Chinese gold pages, which the rule would drop every one of).
+        if mostly_per_character(words):
+            return None
         mean = sum(map(len, words)) / len(words) if words else 0.0
         if o.min_avg_word_length and mean < o.min_avg_word_length:
             return "short-words"
@@ -122,6 +127,12 @@ class GopherQuality(Step):
         if len(stop_words.intersection(state.words())) < o.min_stop_words:
             return "few-stop-words"
         return None
+
+
+def mostly_per_character(words: list[str]) -> bool:
+    """Whether most words are single Han or kana characters (corpusbot's words there)."""
+    single = sum(1 for word in words if len(word) == 1 and is_unspaced(word))
+    return single * 2 > len(words)
 
 
 def language_stop_words(lang: str) -> frozenset[str]:

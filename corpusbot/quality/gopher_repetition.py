@@ -100,15 +100,18 @@ class GopherRepetition(Step):
         return None
 
     def _dup_ngram_rule(self, grams: NGrams, size: int) -> str | None:
-        for n in DUP_NS:
-            limit = getattr(self.options, f"dup_{n}_gram_frac")
-            if not limit:
+        limits = {n: getattr(self.options, f"dup_{n}_gram_frac") for n in DUP_NS}
+        active = [n for n in DUP_NS if limits[n]]
+        # Words a repeated n-gram covers are covered by repeated 5-grams too, so one bound
+        # for the smallest n clears most pages for every n at once; the exact scan, a Python
+        # loop, runs only where the bound cannot clear.
+        if not active or grams.repeated_chars_bound(active[0]) / max(size, 1) <= min(
+                limits[n] for n in active):
+            return None
+        for n in active:
+            if grams.repeated_chars_bound(n) / max(size, 1) <= limits[n]:
                 continue
-            # Most pages repeat little: a bound from arrays decides them; the exact scan, a
-            # Python loop, runs only on pages the bound cannot clear.
-            if grams.repeated_chars_bound(n) / max(size, 1) <= limit:
-                continue
-            if repeated_ngram_chars(grams.words, n) / max(size, 1) > limit:
+            if repeated_ngram_chars(grams.words, n) / max(size, 1) > limits[n]:
                 return f"dup-{n}-gram"
         return None
 

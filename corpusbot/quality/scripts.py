@@ -67,6 +67,7 @@ _EDGE = re.compile(r"\.{2,}|-{2,}|~{2,}|\S")
 _INFIX = re.compile(r"(?<=[^\W_])[-:/<>=](?=[^\W\d_])|(?<=[^\W\d_]),(?=[^\W\d_])"
                     r"|(?<=[a-z])\.(?=[A-Z])")
 _CJK_CHAR = re.compile(rf"[{_CJK}]")
+_EDGE_MARKS = ".,;:!?()[]{}\"'*\u201c\u201d\u2018\u2019\u00ab\u00bb"
 # spaCy splits a contraction into two word tokens ("do", "n't"); a core keeps it one.
 _CONTRACTION = re.compile(r"(?i)[^\W\d_](?:n['\u2019]t|['\u2019](?:s|re|ll|ve|d|m))(?![^\W_])")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -80,9 +81,11 @@ def spacy_like_counts(text: str) -> tuple[int, int]:
         text = _CJK_CHAR.sub(" \\g<0> ", text)
     total = letters = 0
     for chunk in text.split():
-        if chunk.isalnum():  # most chunks: a plain word or number, one token
-            total += 1
-            letters += not chunk.isdigit()
+        core = chunk if chunk.isalnum() else chunk.strip(_EDGE_MARKS)
+        if core.isalnum() and ".." not in chunk:
+            # Most chunks: a word or number with marks only at its edges, one token each.
+            total += 1 + len(chunk) - len(core)
+            letters += not core.isdigit()
         else:
             chunk_total, chunk_letters = _chunk_counts(chunk)
             total += chunk_total
@@ -122,6 +125,8 @@ _TERMINAL_SET = frozenset(TERMINAL_PUNCTUATION)
 _CJK_ENDS = "\u3002\uff01\uff1f\uff61"  # ideographic and full-width full stop, !, ?
 _INNER_END = re.compile(rf"(?<=[a-z])[.!?](?=[A-Z])"
                         rf"|[{_CJK_ENDS}]+(?=[^\s{re.escape(_CLOSING)}{_CJK_ENDS}])")
+# A word ending in a terminal mark (closing quotes or brackets after it) that more text follows.
+_END_CANDIDATE = re.compile(rf"(?<!\S)\S*[{_TERMINAL_CLASS}][{re.escape(_CLOSING)}]*(?=\s+\S)")
 _INITIAL_OR_INNER = re.compile(r"^(?:[^\W\d_]|(?:\w+\.)+\w+)$")
 
 
@@ -138,8 +143,7 @@ def _ends_sentence(word: str) -> bool:
 def sentences(line: str) -> int:
     """How many sentences ``line`` has: one, plus one for each sentence end that more text
     follows (spaCy's sentenciser, which C4's rule counts with, does the same)."""
-    words = line.split()
-    if not words:
+    if not line or line.isspace():
         return 0
-    inner = sum(len(_INNER_END.findall(word)) for word in words)
-    return 1 + inner + sum(_ends_sentence(word) for word in words[:-1])
+    inner = len(_INNER_END.findall(line))
+    return 1 + inner + sum(_ends_sentence(word) for word in _END_CANDIDATE.findall(line))

@@ -1,4 +1,5 @@
 """Gopher's quality rules: one test per threshold, every other rule switched off."""
+# ruff: noqa: RUF001  (texts in other scripts are the fixtures here)
 
 from __future__ import annotations
 
@@ -59,6 +60,12 @@ def test_stop_words_are_gophers_for_english_and_the_page_languages_elsewhere():
 def test_han_characters_are_words_so_chinese_pages_are_long_enough():
     text = "这是一个关于城市发展的长篇报道" * 4  # 60 Han characters, no spaces
     assert reason(step(min_doc_words=50), text, lang="zh") is None
+
+
+def test_the_mean_word_length_rule_does_not_apply_to_words_of_one_han_character():
+    text = "这是一个关于城市发展的长篇报道" * 4
+    assert reason(step(min_avg_word_length=3), text, lang="zh") is None
+    assert reason(step(min_avg_word_length=3), "a an to of it is", lang="en") is not None
 
 
 def test_the_published_values_are_the_defaults():
