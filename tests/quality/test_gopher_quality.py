@@ -1,5 +1,4 @@
 """Gopher's quality rules: one test per threshold, every other rule switched off."""
-# ruff: noqa: RUF001  (texts in other scripts are the fixtures here)
 
 from __future__ import annotations
 
