@@ -17,8 +17,8 @@ from corpusbot.processor import Processor, ProcessorOptions
 from corpusbot.text import tokens
 from tests.corpus_support import page
 
-SCHEMA_FIELDS = {"schema", "id", "url", "lang", "lang_prob", "lang_source", "title", "text", "n_words",
-                 "extractor", "source", "fetched_at", "content_hash"}
+SCHEMA_FIELDS = {"schema", "id", "url", "lang", "lang_prob", "lang_source", "title", "text",
+                 "n_words", "extractor", "source", "fetched_at", "content_hash"}
 
 
 def make_page(name: str = "en-anarcat", url: str = "https://example.org/a?b=1&a=2",
