@@ -108,6 +108,9 @@ def _extract(
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     if mode in CLEANED_MODES:
         paragraphs = tuple(p for p in map(clean_characters, paragraphs) if p)
+    if guess.source == language.DECLARED_ONLY and paragraphs:
+        # Decided on a sample too short to measure: measure on the text (the decision stays).
+        guess = language.measure(guess, "\n\n".join(paragraphs))
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,

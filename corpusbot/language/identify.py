@@ -87,7 +87,8 @@ DECLARED_DETECTED = "declared+detector"
 DETECTED = "detector"
 """langdetect's top language (no declaration, or one the text contradicts)."""
 DECLARED_ONLY = "declared"
-"""The page declared it and the text is too short or has no letters to check: nothing measured."""
+"""The page declared it and the sample it was decided on was too short to check; the
+probability is langdetect's on the extracted text when there is one (``measure``), else 0."""
 NONE = "none"
 """No language: no declaration and nothing to detect."""
 
@@ -229,6 +230,16 @@ def _choose(candidates: list[LanguageGuess], hinted: list[str]) -> LanguageGuess
             # The hint may be more specific ("nn" for langdetect's "no"): keep it.
             return LanguageGuess(hint, guess.probability, DECLARED_DETECTED)
     return top
+
+
+def measure(guess: LanguageGuess, text: str) -> LanguageGuess:
+    """``guess`` with the probability langdetect gives its language on ``text``: for a
+    language decided without a measurement (``DECLARED_ONLY``), once the text is known."""
+    if guess.code is None or sum(map(str.isalpha, text[:SAMPLE_CHARS * 4])) < MIN_LETTERS:
+        return guess
+    identifier = default_identifier()
+    probability = identifier.probability_of(sample(text, identifier.sample_chars), guess.code)
+    return LanguageGuess(guess.code, probability, guess.source)
 
 
 @functools.cache

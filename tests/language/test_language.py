@@ -189,3 +189,13 @@ def test_uncertain_answers_are_rechecked_with_langdetects_full_trials() -> None:
 def test_identifier_pickles_with_its_trials() -> None:
     identifier = pickle.loads(pickle.dumps(LanguageIdentifier(seed=3, trials=5)))
     assert (identifier.seed, identifier.trials) == (3, 5)
+
+
+def test_a_language_declared_without_a_measurement_is_measured_on_the_extracted_text():
+    text = ("The committee said that it would publish the report on Monday, and that the "
+            "members of the public who had written to it would be able to read all of it.")
+    unmeasured = LanguageGuess("en", HINT_ONLY_PROBABILITY, language.DECLARED_ONLY)
+    measured = language.measure(unmeasured, text)
+    assert (measured.code, measured.source) == ("en", language.DECLARED_ONLY)
+    assert measured.probability > 0.9
+    assert language.measure(unmeasured, "ok") == unmeasured  # too short to measure
