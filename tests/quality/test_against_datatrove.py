@@ -52,3 +52,24 @@ def test_the_stop_word_difference_is_the_page_languages_list():
     assert difference["datatrove"] == "gopher_enough_stop_words"
     assert difference["corpusbot"] is None
     assert cause(difference, record).startswith("stop words:")
+
+
+def test_datatrove_compares_stop_words_case_sensitively_corpusbot_case_folded():
+    # Gopher's stop words only at the start of sentences: spaCy keeps "The" and "With",
+    # which datatrove's lower-case list does not match; corpusbot folds case.
+    text = " ".join(["The river runs north past quiet farms and old mills.",
+                     "With autumn rains, boats carry grain downstream every week."] * 6)
+    record = {"set": "pinned", "key": "case", "lang": "en", "text": text}
+    [difference] = compare([record], ["gopher_quality"])["differences"]
+    assert (difference["datatrove"], difference["corpusbot"]) == ("gopher_enough_stop_words",
+                                                                  None)
+    assert cause(difference, record).startswith("stop words: datatrove compares")
+
+
+def test_datatroves_c4_ends_lines_only_with_ascii_punctuation():
+    # Hindi sentences end with the danda: datatrove's C4 removes every line, corpusbot none.
+    line = "यह शहर की नई योजना के बारे में एक लंबी खबर है।"
+    record = {"set": "pinned", "key": "hi", "lang": "hi", "text": "\n".join([line] * 6)}
+    [difference] = compare([record], ["c4"])["differences"]
+    assert (difference["datatrove"], difference["corpusbot"]) == ("too_few_sentences", None)
+    assert cause(difference, record).startswith("terminal punctuation:")
