@@ -27,6 +27,7 @@ from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from corpusbot.commands.output import prepare_output
 from corpusbot.corpus.sink import Corpus, CorpusBusyError, CorpusMismatchError, CorpusOptions
 from corpusbot.dedup.options import DedupOptions
+from corpusbot.document import reject
 from corpusbot.page import Page
 from corpusbot.quality.lang_confidence import min_lang_prob_overrides
 from corpusbot.quality.presets import PRESETS
@@ -142,8 +143,6 @@ def _one(line: str, number: int, path: Path, refilter: Refilter, corpus: Corpus)
                 body=b"", source=str(path), offset=number,
                 record_id=record.get("id") if isinstance(record, dict) else None)
     if record is None:
-        from corpusbot.document import reject  # noqa: PLC0415
-
         corpus.add(reject(page, BAD_JSON))
         return
     result, state = refilter.process(record, page)
