@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "report": "write an HTML report (plots, samples) of a corpus",
     "merge": "merge the manifests of a shared crawl's or a Dask run's folders",
     "dedup": "rebuild a dedup index from the committed corpora",
+    "filter": "run a quality preset over an existing JSONL corpus into a new corpus",
 }
 
 

@@ -22,7 +22,8 @@ SCHEMA_VERSION = 1
 
 SOURCE_FIELDS: dict[str, Any] = {"type": str, "file": str, "record_id": str, "offset": int}
 RECORD_FIELDS: dict[str, Any] = {
-    "schema": int, "id": str, "url": str, "lang": str, "lang_prob": float, "title": str,
+    "schema": int, "id": str, "url": str, "lang": str, "lang_prob": float, "lang_source": str,
+    "title": str,
     "text": str, "n_words": int, "extractor": str, "source": SOURCE_FIELDS, "fetched_at": str,
     "content_hash": str, "meta": dict,
 }
@@ -68,6 +69,8 @@ class Document:
     meta: Mapping[str, Any] | None = None
     cuts: tuple[str, ...] = ()
     edits: Mapping[str, int] | None = None
+    lang_source: str | None = None
+    """How the language was decided (see ``corpusbot.language.identify``)."""
 
     def __repr__(self) -> str:
         # Scrapy logs items holding a Document; its text and signature are no log line.
@@ -82,7 +85,8 @@ class Document:
         """The JSON object written to the corpus in ``folder``: see ``source_record``."""
         record: dict[str, Any] = {
             "schema": SCHEMA_VERSION, "id": self.id, "url": self.url, "lang": self.lang,
-            "lang_prob": round(self.lang_prob, 4), "title": self.title, "text": self.text,
+            "lang_prob": round(self.lang_prob, 4), "lang_source": self.lang_source,
+            "title": self.title, "text": self.text,
             "n_words": self.n_words, "extractor": self.extractor,
             "source": source_record(self.source, self.record_id, self.offset, folder),
             "fetched_at": self.fetched_at,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpusbot.document import Document, Rejection, reject
-from corpusbot.filters.registry import FIRST, LAST, PRESET_DEFAULT, build_steps
+from corpusbot.filters.registry import EXTRACT, LAST, PRESET_DEFAULT, build_steps
 from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.page import Page
 from corpusbot.steps import PageState, Step
@@ -43,9 +43,8 @@ class ProcessorOptions:
 
     def __post_init__(self) -> None:
         steps = build_steps(self.preset, self.overrides, self.dedup)  # validates, one line
-        if steps[0].name != FIRST or steps[-1].name != LAST:
-            raise ValueError(f"preset {self.preset!r} must start with {FIRST} and end "
-                             f"with {LAST}")
+        if EXTRACT not in [step.name for step in steps] or steps[-1].name != LAST:
+            raise ValueError(f"preset {self.preset!r} must run {EXTRACT} and end with {LAST}")
 
     def describe(self) -> dict[str, Any]:
         """Every step in order with all its options resolved: what a corpus records."""
@@ -82,20 +81,25 @@ class Processor:
 
     def process(self, page: Page) -> Document | Rejection:
         """Run the steps over one page; bad input becomes a Rejection."""
+        return self._run(PageState(page), self.steps)
+
+    def process_text(self, state: PageState) -> Document | Rejection:
+        """Run every step but extraction over a text extracted before (``corpusbot filter``:
+        ``state`` holds its paragraphs, language and page)."""
+        return self._run(state, [step for step in self.steps if step.name != EXTRACT])
+
+    def _run(self, state: PageState, steps: list[Step]) -> Document | Rejection:
+        page = state.page
         try:
-            return self._process(page)
+            for step in steps:
+                drop = step.apply(state)
+                if drop is not None:
+                    return reject(page, drop.reason, detail=drop.detail, cuts=state.cuts,
+                                  text=state.text or None)
+            return _document(state)
         except Exception as error:  # the invariant: no exception escapes for any input
             logger.warning("processing %s crashed: %s: %s", page.url, type(error).__name__, error)
             return reject(page, CRASH, detail=f"{type(error).__name__}: {error}")
-
-    def _process(self, page: Page) -> Document | Rejection:
-        state = PageState(page)
-        for step in self.steps:
-            drop = step.apply(state)
-            if drop is not None:
-                return reject(page, drop.reason, detail=drop.detail, cuts=state.cuts,
-                              text=state.text or None)
-        return _document(state)
 
 
 def _document(state: PageState) -> Document:
@@ -107,7 +111,7 @@ def _document(state: PageState) -> Document:
         record_id=page.record_id, offset=page.offset, fetched_at=page.fetched_at,
         signature=found["signature"], paragraphs=tuple(state.paragraphs),
         paragraph_hashes=found["paragraph_hashes"], meta=state.meta or None,
-        cuts=state.cuts, edits=dict(state.edits) or None,
+        cuts=state.cuts, edits=dict(state.edits) or None, lang_source=state.lang_source,
     )
 
 

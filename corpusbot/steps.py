@@ -61,6 +61,7 @@ class PageState:
     title: str | None = None
     lang: str = "und"
     lang_prob: float = 0.0
+    lang_source: str | None = None
     extractor: str = ""
     cuts: tuple[str, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)

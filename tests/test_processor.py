@@ -18,8 +18,8 @@ from corpusbot.steps import Drop, PageState, Step
 from corpusbot.text import tokens
 from tests.corpus_support import page
 
-SCHEMA_FIELDS = {"schema", "id", "url", "lang", "lang_prob", "title", "text", "n_words",
-                 "extractor", "source", "fetched_at", "content_hash"}
+SCHEMA_FIELDS = {"schema", "id", "url", "lang", "lang_prob", "lang_source", "title", "text",
+                 "n_words", "extractor", "source", "fetched_at", "content_hash"}
 
 
 def make_page(name: str = "en-anarcat", url: str = "https://example.org/a?b=1&a=2",
@@ -40,6 +40,7 @@ def test_a_real_page_becomes_a_document_with_every_schema_field() -> None:
     doc = Processor().process(make_page())
     assert isinstance(doc, Document)
     assert doc.lang == "en" and doc.lang_prob > 0.9 and doc.n_words > 100
+    assert doc.lang_source == "declared+stopwords"
     assert doc.title == "CDPATH replacements"
     record = doc.to_record()
     assert set(record) == SCHEMA_FIELDS | {"meta"} and record["schema"] == SCHEMA_VERSION

@@ -22,16 +22,18 @@ from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.processor import ProcessorOptions
 
 
-def add_step_options(parser: argparse.ArgumentParser) -> None:
-    """``--preset``, ``--set`` and the shortcut flags of the most used step options."""
+def add_step_options(parser: argparse.ArgumentParser, extraction: bool = True) -> None:
+    """``--preset``, ``--set`` and the shortcut flags of the most used step options (those of
+    the extraction step only where pages are extracted)."""
     parser.add_argument("--preset", choices=list(PRESETS), default=PRESET_DEFAULT,
                         help=f"the processing steps (default: {PRESET_DEFAULT}): "
                         f"{describe_presets()}")
     parser.add_argument("--set", action="append", default=[], metavar="STEP.OPTION=VALUE",
                         dest="overrides", help="change one option of one step of the preset, "
                         f"e.g. length.min_words=30 (repeatable); steps: {', '.join(STEPS)}")
-    parser.add_argument("--mode", choices=list(MODES), default=None,
-                        help="extraction mode, as --set extract.mode= (default: default)")
+    if extraction:
+        parser.add_argument("--mode", choices=list(MODES), default=None,
+                            help="extraction mode, as --set extract.mode= (default: default)")
     parser.add_argument("--lang", action="append", default=[],
                         help="languages to keep, comma-separated ISO 639-1 codes, as --set "
                         "language.allowed= (default: all)")
@@ -41,15 +43,18 @@ def add_step_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nonletter-ratio", type=float, default=None,
                         help="largest share of non-letter characters in a kept text, as --set "
                         "nonletters.max_ratio= (default: the preset's, 0.3)")
-    parser.add_argument("--no-metadata", dest="metadata", action="store_const", const=False,
-                        default=None, help="leave out what pages declare about themselves "
-                        "(meta: dates, authors); saves about a tenth of the processing")
+    if extraction:
+        parser.add_argument("--no-metadata", dest="metadata", action="store_const",
+                            const=False, default=None, help="leave out what pages declare "
+                            "about themselves (meta: dates, authors); saves about a tenth of "
+                            "the processing")
 
 
 def processor_options(args: argparse.Namespace, dedup: DedupOptions) -> ProcessorOptions:
     """The ``ProcessorOptions`` the flags describe; ValueError in one line when refused."""
     languages = ",".join(x.strip() for v in args.lang for x in v.split(",") if x.strip())
-    shortcuts = {"mode": args.mode, "metadata": args.metadata, "languages": languages or None,
+    shortcuts = {"mode": getattr(args, "mode", None), "metadata": getattr(args, "metadata", None),
+                 "languages": languages or None,
                  "min_words": args.min_words, "max_nonletter_ratio": args.max_nonletter_ratio}
     overrides = overrides_from(shortcuts, parse_assignments(args.overrides))
     return ProcessorOptions(preset=args.preset, overrides=overrides, dedup=dedup)

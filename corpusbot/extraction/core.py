@@ -51,6 +51,9 @@ class Extraction:
     reason: str | None = None
     cuts: tuple[str, ...] = ()
     """What ``corpusbot.html.bounds`` cut from the page before parsing, by reason."""
+    language_source: str | None = None
+    """How the language was decided (``corpusbot.language.identify``: ``declared+stopwords``,
+    ``declared+detector``, ``detector``, ``declared``, ``given``, ``none``)."""
 
 
 def extract(
@@ -104,6 +107,9 @@ def _extract(
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     if mode in CLEANED_MODES:
         paragraphs = tuple(p for p in map(clean_characters, paragraphs) if p)
+    if guess.source == language.DECLARED_ONLY and paragraphs:
+        # Decided on a sample too short to measure: measure on the text (the decision stays).
+        guess = language.measure(guess, "\n\n".join(paragraphs))
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
@@ -114,6 +120,7 @@ def _extract(
         encoding=encoding,
         reason=None if paragraphs else "no-main-text",
         cuts=read.cuts,
+        language_source=guess.source,
     )
 
 
@@ -216,7 +223,7 @@ def _identify(
     blocks: Sequence[Block], lang: str | None, hints: Sequence[str | None]
 ) -> language.LanguageGuess:
     if lang:
-        return language.LanguageGuess(lang, 1.0)
+        return language.LanguageGuess(lang, 1.0, language.GIVEN)
     return language.identify(language_sample(blocks), hints)
 
 

@@ -53,6 +53,7 @@ class ExtractStep(Step):
         state.title = extraction.title
         state.lang = extraction.language or UNKNOWN_LANGUAGE
         state.lang_prob = extraction.language_probability
+        state.lang_source = extraction.language_source
         return None
 
     def _reader(self, state: PageState) -> Callable[[Any], None] | None:

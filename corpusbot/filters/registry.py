@@ -15,15 +15,29 @@ from typing import Any
 
 from corpusbot.extraction.step import ExtractStep
 from corpusbot.filters.basic import LanguageStep, LengthStep, NonLettersStep
+from corpusbot.filters.c4 import C4
+from corpusbot.filters.fineweb import FineWeb
 from corpusbot.filters.fingerprints import FingerprintStep
+from corpusbot.filters.gopher_quality import GopherQuality
+from corpusbot.filters.gopher_repetition import GopherRepetition
+from corpusbot.filters.lang_confidence import LangConfidence
+from corpusbot.filters.pii import Pii
+from corpusbot.filters.urls import Urls
 from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.steps import Step, parse_option
 
 STEPS: dict[str, type[Step]] = {step.name: step for step in (
+    Urls,
     ExtractStep,
     LanguageStep,
+    LangConfidence,
     LengthStep,
     NonLettersStep,
+    GopherRepetition,
+    GopherQuality,
+    C4,
+    FineWeb,
+    Pii,
     FingerprintStep,
 )}
 
@@ -33,13 +47,35 @@ PRESETS: dict[str, PresetSteps] = {
     # The first release's filters: at least 50 words, at most 30 % non-letters.
     "basic": (("extract", {}), ("language", {}), ("length", {}), ("nonletters", {}),
               ("fingerprints", {})),
+    # datatrove's examples/fineweb.py in its order and with its thresholds: URL lists
+    # (opt-in), extraction, language probability 0.65, Gopher repetition, Gopher quality,
+    # C4 with the terminal-punctuation rule off, FineWeb's own filter.
+    "fineweb": (("urls", {}), ("extract", {}), ("language", {}),
+                ("lang_confidence", {"min_lang_prob": 0.65}), ("gopher_repetition", {}),
+                ("gopher_quality", {}), ("c4", {"filter_no_terminal_punct": False}),
+                ("fineweb", {}), ("fingerprints", {})),
+    # FineWeb-2's language-independent changes: no paragraph or line-character repetition
+    # rules, no short-line rule, duplicated-line characters 0.1, no C4, PII masked (its
+    # per-language threshold files are not shipped: set them with --set).
+    "fineweb-2": (("urls", {}), ("extract", {}), ("language", {}),
+                  ("lang_confidence", {"min_lang_prob": 0.65}),
+                  ("gopher_repetition", {"dup_para_frac": 0.0, "dup_line_char_frac": 0.0,
+                                         "dup_para_char_frac": 0.0}),
+                  ("fineweb", {"short_line_thr": 0.0, "char_duplicates_ratio": 0.1}),
+                  ("gopher_quality", {}), ("pii", {"mode": "mask"}), ("fingerprints", {})),
+    # Both Gopher rule sets with the paper's values (Rae et al. 2021).
+    "gopher": (("extract", {}), ("language", {}), ("gopher_repetition", {}),
+               ("gopher_quality", {}), ("fingerprints", {})),
+    # C4's rules with the paper's values (Raffel et al. 2020), terminal punctuation on.
+    "c4": (("extract", {}), ("language", {}), ("c4", {}), ("fingerprints", {})),
     # Extraction, the language allow-list and dedup only: no quality filter.
     "none": (("extract", {}), ("language", {}), ("fingerprints", {})),
 }
 PRESET_DEFAULT = "basic"
 """Today's behaviour, until a quality preset is measured better on the gold pages."""
-FIRST, LAST = "extract", "fingerprints"
-"""Every preset starts by extracting and ends by fingerprinting the final text."""
+EXTRACT, LAST = "extract", "fingerprints"
+"""Every preset extracts (after any step that needs only the URL) and ends by
+fingerprinting the final text."""
 
 
 def build_steps(preset: str, overrides: Mapping[str, Any],

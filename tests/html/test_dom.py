@@ -35,8 +35,8 @@ def test_a_meta_hint_confirmed_by_stop_words_skips_langdetect() -> None:
     html = ('<html><head><meta property="og:locale" content="de_DE"></head><body>'
             + paragraph * 3 + "</body></html>")
     found = corpusbot.extract(html)
-    assert (found.language, found.language_probability) == (
-        "de", language.CONFIRMED_HINT_PROBABILITY)
+    assert (found.language, found.language_source) == ("de", language.DECLARED_CONFIRMED)
+    assert found.language_probability > 0.9
 
 
 def test_a_body_nested_in_the_head_moves_back() -> None:

@@ -103,7 +103,8 @@ def test_specific_hint_names_langdetects_macrolanguage(identifier):
 
 def test_short_text_falls_back_to_the_first_valid_hint(identifier):
     guess = identifier.identify("Hallo Welt", [None, "", "x-klingon", "de-DE", "en"])
-    assert guess == LanguageGuess("de", HINT_ONLY_PROBABILITY)
+    assert guess == LanguageGuess("de", HINT_ONLY_PROBABILITY, language.DECLARED_ONLY)
+    assert guess.probability == 0.0  # nothing was measured
     assert identifier.identify("ok", ["en, fr"]).code == "en"
 
 
@@ -112,12 +113,13 @@ def test_short_text_falls_back_to_the_first_valid_hint(identifier):
     ["", "   \n\t", "2024-01-01 12:00 +49 30 1234567 / 42", "Hallo", "😀" * 50, "\x00\ufffd" * 30],
 )
 def test_nothing_to_say_is_unknown(identifier, text):
-    assert identifier.identify(text) == LanguageGuess(None, 0.0)
+    assert identifier.identify(text) == LanguageGuess(None, 0.0, language.NONE)
 
 
 def test_symbols_without_features_fall_back_to_hint(identifier):
     # Letters langdetect has no n-grams for: its exception is caught.
-    assert identifier.identify("ᚠᚢᚦᚨᚱᚲ " * 10, ["de"]) == LanguageGuess("de", 0.5)
+    assert identifier.identify("ᚠᚢᚦᚨᚱᚲ " * 10, ["de"]) == LanguageGuess("de", 0.0,
+                                                                  language.DECLARED_ONLY)
 
 
 @pytest.mark.parametrize(
@@ -150,14 +152,16 @@ def test_pickles_small_and_answers_the_same(identifier):
     assert pickle.loads(data).identify(TEXTS["pl"]) == identifier.identify(TEXTS["pl"])
 
 
-def test_declared_language_confirmed_by_its_stop_words_skips_detection():
+def test_declared_language_confirmed_by_its_stop_words_records_the_measured_probability():
     text = (
         "The committee said that it would publish the report on Monday, and that the "
         "members of the public who had written to it would be able to read all of it."
     )
     guess = identify(text, ["en-GB"])
-    assert guess.code == "en"
-    assert guess.probability == language.CONFIRMED_HINT_PROBABILITY
+    assert (guess.code, guess.source) == ("en", language.DECLARED_CONFIRMED)
+    # The probability is measured (langdetect's for English), not a constant.
+    assert guess.probability == identify(text).probability
+    assert 0.9 < guess.probability <= 1.0
 
 
 def test_wrong_declaration_is_not_confirmed_and_detection_decides():
@@ -166,8 +170,7 @@ def test_wrong_declaration_is_not_confirmed_and_detection_decides():
         "dass die Bürger, die ihm geschrieben hätten, ihn vollständig lesen könnten."
     )
     guess = identify(text, ["en"])
-    assert guess.code == "de"
-    assert guess.probability != language.CONFIRMED_HINT_PROBABILITY
+    assert (guess.code, guess.source) == ("de", language.DETECTED)
 
 
 def test_uncertain_answers_are_rechecked_with_langdetects_full_trials() -> None:
@@ -186,3 +189,13 @@ def test_uncertain_answers_are_rechecked_with_langdetects_full_trials() -> None:
 def test_identifier_pickles_with_its_trials() -> None:
     identifier = pickle.loads(pickle.dumps(LanguageIdentifier(seed=3, trials=5)))
     assert (identifier.seed, identifier.trials) == (3, 5)
+
+
+def test_a_language_declared_without_a_measurement_is_measured_on_the_extracted_text():
+    text = ("The committee said that it would publish the report on Monday, and that the "
+            "members of the public who had written to it would be able to read all of it.")
+    unmeasured = LanguageGuess("en", HINT_ONLY_PROBABILITY, language.DECLARED_ONLY)
+    measured = language.measure(unmeasured, text)
+    assert (measured.code, measured.source) == ("en", language.DECLARED_ONLY)
+    assert measured.probability > 0.9
+    assert language.measure(unmeasured, "ok") == unmeasured  # too short to measure

@@ -1,0 +1,142 @@
+"""Gopher's quality rules (Rae et al. 2021, "Scaling Language Models", appendix A1.1.2).
+
+A document is dropped, in this order, when its word count is outside
+[``min_doc_words``, ``max_doc_words``], its mean word length outside
+[``min_avg_word_length``, ``max_avg_word_length``], its "#" or ellipsis to
+word ratio above ``max_symbol_word_ratio``, more than ``max_bullet_lines_ratio``
+of its lines start with a bullet or more than ``max_ellipsis_lines_ratio`` end
+with an ellipsis, fewer than ``min_alpha_words_ratio`` of its words have a
+letter, or it has fewer than ``min_stop_words`` distinct stop words.
+
+Thresholds and order are datatrove's ``GopherQualityFilter`` (FineWeb's),
+where ``min_alpha_words_ratio`` is called ``max_non_alpha_words_ratio``. A 0
+switches a rule off. Words are corpusbot's tokens; the ratios that datatrove
+divides by spaCy's token count (punctuation marks included) divide by
+corpusbot's tokens plus the punctuation tokens (``quality.scripts``). Stop
+words: Gopher's eight for English, else the page language's list in
+``stopwords/`` (the union of all lists for a language without one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from corpusbot.filters import validate
+from corpusbot.filters.counts import tokens_with_punctuation
+from corpusbot.filters.scripts import is_unspaced
+from corpusbot.language import stoplists
+from corpusbot.steps import Drop, PageState, Step
+
+NAME = "gopher_quality"
+GOPHER_STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
+"""The paper's stop words, for English."""
+RULES = ("too-few-words", "too-many-words", "short-words", "long-words", "hashes", "ellipses",
+         "bullet-lines", "ellipsis-lines", "few-alpha-words", "few-stop-words")
+
+
+@dataclass(slots=True, frozen=True)
+class GopherQualityOptions:
+    """The thresholds of Gopher's quality rules, the paper's values by default."""
+
+    min_doc_words: int = 50
+    max_doc_words: int = 100_000
+    min_avg_word_length: float = 3
+    max_avg_word_length: float = 10
+    max_symbol_word_ratio: float = 0.1
+    max_bullet_lines_ratio: float = 0.9
+    max_ellipsis_lines_ratio: float = 0.3
+    min_alpha_words_ratio: float = 0.8
+    min_stop_words: int = 2
+    stop_words: frozenset[str] = frozenset()
+    """Replaces the language's stop words when given (FineWeb-2 gives each language its own)."""
+
+    def __post_init__(self) -> None:
+        validate.non_negative(NAME, self, "min_doc_words", "max_doc_words", "min_avg_word_length",
+                              "max_avg_word_length", "max_symbol_word_ratio", "min_stop_words")
+        validate.ratios(NAME, self, "max_bullet_lines_ratio", "max_ellipsis_lines_ratio",
+                        "min_alpha_words_ratio")
+
+
+class GopherQuality(Step):
+    """Drops documents that Gopher's quality heuristics call low quality."""
+
+    name = NAME
+    Options = GopherQualityOptions
+    reasons = tuple(f"filter/{NAME}/{rule}" for rule in RULES)
+    summary = "Gopher quality rules: length, word length, symbols, bullets, alphabetic words"
+
+    def apply(self, state: PageState) -> Drop | None:
+        rule = (self._length_rule(state) or self._symbol_rule(state)
+                or self._lines_rule(state) or self._stop_words_rule(state))
+        return Drop(f"filter/{NAME}/{rule}") if rule else None
+
+    def _length_rule(self, state: PageState) -> str | None:
+        o = self.options
+        words = state.words()
+        # Fewer than 50 or more than 100,000 words.
+        if o.min_doc_words and len(words) < o.min_doc_words:
+            return "too-few-words"
+        if o.max_doc_words and len(words) > o.max_doc_words:
+            return "too-many-words"
+        # Mean word length outside 3 to 10 characters; not for a page written mostly in Han or
+        # kana, whose words corpusbot counts one per character (a mean of 1, measured on the
+        # Chinese gold pages, which the rule would drop every one of).
+        if mostly_per_character(words):
+            return None
+        mean = sum(map(len, words)) / len(words) if words else 0.0
+        if o.min_avg_word_length and mean < o.min_avg_word_length:
+            return "short-words"
+        if o.max_avg_word_length and mean > o.max_avg_word_length:
+            return "long-words"
+        return None
+
+    def _symbol_rule(self, state: PageState) -> str | None:
+        o = self.options
+        # A symbol-to-word ratio above 0.1, for the hash symbol or the ellipsis.
+        text, counted = state.text, max(tokens_with_punctuation(state)[0], 1)
+        if o.max_symbol_word_ratio and text.count("#") / counted > o.max_symbol_word_ratio:
+            return "hashes"
+        ellipses = text.count("...") + text.count("…")
+        if o.max_symbol_word_ratio and ellipses / counted > o.max_symbol_word_ratio:
+            return "ellipses"
+        return None
+
+    def _lines_rule(self, state: PageState) -> str | None:
+        o = self.options
+        lines = state.text.splitlines() or [""]
+        # More than 90 % of lines starting with a bullet point, or 30 % ending with an ellipsis.
+        bullets = sum(line.lstrip().startswith(("•", "-")) for line in lines)
+        if o.max_bullet_lines_ratio and bullets / len(lines) > o.max_bullet_lines_ratio:
+            return "bullet-lines"
+        ellipses = sum(line.rstrip().endswith(("...", "…")) for line in lines)
+        if o.max_ellipsis_lines_ratio and ellipses / len(lines) > o.max_ellipsis_lines_ratio:
+            return "ellipsis-lines"
+        # 80 % of words must contain at least one alphabetic character.
+        counted, alpha = tokens_with_punctuation(state)
+        counted = max(counted, 1)
+        if o.min_alpha_words_ratio and alpha / counted < o.min_alpha_words_ratio:
+            return "few-alpha-words"
+        return None
+
+    def _stop_words_rule(self, state: PageState) -> str | None:
+        o = self.options
+        # At least two of the stop words.
+        if not o.min_stop_words:
+            return None
+        stop_words = o.stop_words or language_stop_words(state.lang)
+        if len(stop_words.intersection(state.words())) < o.min_stop_words:
+            return "few-stop-words"
+        return None
+
+
+def mostly_per_character(words: list[str]) -> bool:
+    """Whether most words are single Han or kana characters (corpusbot's words there)."""
+    single = sum(1 for word in words if len(word) == 1 and is_unspaced(word))
+    return single * 2 > len(words)
+
+
+def language_stop_words(lang: str) -> frozenset[str]:
+    """Gopher's eight for English, else the language's list from ``stopwords/``."""
+    if lang == "en" or lang.startswith("en-"):
+        return GOPHER_STOP_WORDS
+    return stoplists.stoplist(lang)

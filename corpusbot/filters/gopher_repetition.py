@@ -1,0 +1,202 @@
+"""Gopher's repetition rules (Rae et al. 2021, appendix A1.1.2, table A1).
+
+A document is dropped, in this order, when the share of its paragraphs that
+repeat an earlier one exceeds ``dup_para_frac`` or their characters'
+share of the text ``dup_para_char_frac``; the same for lines
+(``dup_line_frac``, ``dup_line_char_frac``); when the most frequent 2-, 3- or
+4-gram covers more than ``top_2_gram_frac`` ... of the characters; or when
+the 5- to 10-grams that repeat an earlier one cover more than
+``dup_5_gram_frac`` ... ``dup_10_gram_frac``.
+
+Thresholds and order are datatrove's ``GopherRepetitionFilter``; a 0
+switches a rule off. Paragraphs and lines are the text's (split on blank
+lines, on line breaks) and are compared as they are; n-grams are of
+corpusbot's tokens (case-folded, no punctuation), their characters counted
+as datatrove counts them (top n-grams with the spaces between their words,
+repeated n-grams without).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from corpusbot.filters import validate
+from corpusbot.steps import Drop, PageState, Step
+
+NAME = "gopher_repetition"
+TOP_NS = (2, 3, 4)
+DUP_NS = (5, 6, 7, 8, 9, 10)
+RULES = ("dup-para-frac", "dup-para-char-frac", "dup-line-frac", "dup-line-char-frac",
+         *(f"top-{n}-gram" for n in TOP_NS), *(f"dup-{n}-gram" for n in DUP_NS))
+_PARAGRAPH_BREAK = re.compile(r"\n{2,}")
+_LINE_BREAK = re.compile(r"\n+")
+
+
+@dataclass(slots=True, frozen=True)
+class GopherRepetitionOptions:
+    """The thresholds of Gopher's repetition rules: table A1 of the paper."""
+
+    dup_line_frac: float = 0.3
+    dup_para_frac: float = 0.3
+    dup_line_char_frac: float = 0.2
+    dup_para_char_frac: float = 0.2
+    top_2_gram_frac: float = 0.2
+    top_3_gram_frac: float = 0.18
+    top_4_gram_frac: float = 0.16
+    dup_5_gram_frac: float = 0.15
+    dup_6_gram_frac: float = 0.14
+    dup_7_gram_frac: float = 0.13
+    dup_8_gram_frac: float = 0.12
+    dup_9_gram_frac: float = 0.11
+    dup_10_gram_frac: float = 0.10
+
+    def __post_init__(self) -> None:
+        validate.ratios(NAME, self, "dup_line_frac", "dup_para_frac", "dup_line_char_frac",
+                        "dup_para_char_frac", *(f"top_{n}_gram_frac" for n in TOP_NS),
+                        *(f"dup_{n}_gram_frac" for n in DUP_NS))
+
+
+class GopherRepetition(Step):
+    """Drops documents whose lines, paragraphs or word n-grams repeat too much."""
+
+    name = NAME
+    Options = GopherRepetitionOptions
+    reasons = tuple(f"filter/{NAME}/{rule}" for rule in RULES)
+    summary = "Gopher repetition rules: repeated paragraphs, lines and word n-grams"
+
+    def apply(self, state: PageState) -> Drop | None:
+        text = state.text
+        rule = self._pieces_rule(text)
+        if rule is None:
+            grams = NGrams(state.words())
+            rule = self._top_ngram_rule(grams, len(text)) or self._dup_ngram_rule(grams, len(text))
+        return Drop(f"filter/{NAME}/{rule}") if rule else None
+
+    def _pieces_rule(self, text: str) -> str | None:
+        o = self.options
+        size = max(len(text), 1)
+        paragraphs = _PARAGRAPH_BREAK.split(text.strip())
+        repeated, characters = repeats(paragraphs)
+        if o.dup_para_frac and repeated / len(paragraphs) > o.dup_para_frac:
+            return "dup-para-frac"
+        if o.dup_para_char_frac and characters / size > o.dup_para_char_frac:
+            return "dup-para-char-frac"
+        lines = _LINE_BREAK.split(text)
+        repeated, characters = repeats(lines)
+        if o.dup_line_frac and repeated / len(lines) > o.dup_line_frac:
+            return "dup-line-frac"
+        if o.dup_line_char_frac and characters / size > o.dup_line_char_frac:
+            return "dup-line-char-frac"
+        return None
+
+    def _top_ngram_rule(self, grams: NGrams, size: int) -> str | None:
+        for n in TOP_NS:
+            limit = getattr(self.options, f"top_{n}_gram_frac")
+            if limit and grams.top_chars(n) / max(size, 1) > limit:
+                return f"top-{n}-gram"
+        return None
+
+    def _dup_ngram_rule(self, grams: NGrams, size: int) -> str | None:
+        limits = {n: getattr(self.options, f"dup_{n}_gram_frac") for n in DUP_NS}
+        active = [n for n in DUP_NS if limits[n]]
+        # Words a repeated n-gram covers are covered by repeated 5-grams too, so one bound
+        # for the smallest n clears most pages for every n at once; the exact scan, a Python
+        # loop, runs only where the bound cannot clear.
+        if not active or grams.repeated_chars_bound(active[0]) / max(size, 1) <= min(
+                limits[n] for n in active):
+            return None
+        for n in active:
+            if grams.repeated_chars_bound(n) / max(size, 1) <= limits[n]:
+                continue
+            if repeated_ngram_chars(grams.words, n) / max(size, 1) > limits[n]:
+                return f"dup-{n}-gram"
+        return None
+
+
+class NGrams:
+    """A text's word n-grams as 64-bit hashes (one numpy array per n), for counting fast."""
+
+    __slots__ = ("_hashes", "_ids", "lengths", "words")
+
+    # Odd 64-bit multipliers, fixed: the same hashes in every process.
+    _MULTIPLIERS = np.random.default_rng(0).integers(1, 2**63, size=max(DUP_NS),
+                                                     dtype=np.uint64) | np.uint64(1)
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        index: dict[str, int] = {}
+        self._ids = np.fromiter((index.setdefault(w, len(index)) for w in words), np.uint64,
+                                len(words))
+        self.lengths = np.fromiter(map(len, words), np.int64, len(words))
+        self._hashes: dict[int, np.ndarray] = {}
+
+    def hashes(self, n: int) -> np.ndarray:
+        """One hash per n-gram start, in order (wrapping uint64 arithmetic)."""
+        found = self._hashes.get(n)
+        if found is None:
+            count = len(self.words) - n + 1
+            found = np.zeros(max(count, 0), np.uint64)
+            for k in range(n if count > 0 else 0):
+                found += self._ids[k:k + count] * self._MULTIPLIERS[k]
+            self._hashes[n] = found
+        return found
+
+    def top_chars(self, n: int) -> int:
+        """Characters of the most frequent n-gram written with spaces, times its count (the
+        first seen among equally frequent ones)."""
+        hashes = self.hashes(n)
+        if not hashes.size:
+            return 0
+        _, first, counts = np.unique(hashes, return_index=True, return_counts=True)
+        best = counts.max()
+        start = int(first[counts == best].min())
+        return (int(self.lengths[start:start + n].sum()) + n - 1) * int(best)
+
+    def repeated_chars_bound(self, n: int) -> int:
+        """At least ``repeated_ngram_chars(words, n)``: the characters of every word that an
+        n-gram seen before covers."""
+        hashes = self.hashes(n)
+        if not hashes.size:
+            return 0
+        _, first = np.unique(hashes, return_index=True)
+        repeated = np.ones(hashes.size, bool)
+        repeated[first] = False
+        if not repeated.any():
+            return 0
+        cover = np.zeros(len(self.words) + 1, np.int64)
+        starts = np.flatnonzero(repeated)
+        np.add.at(cover, starts, 1)
+        np.add.at(cover, starts + n, -1)
+        return int(self.lengths[np.cumsum(cover[:-1]) > 0].sum())
+
+
+def repeats(pieces: list[str]) -> tuple[int, int]:
+    """How many of ``pieces`` repeat an earlier one, and their characters."""
+    seen: set[str] = set()
+    count = characters = 0
+    for piece in pieces:
+        if piece in seen:
+            count += 1
+            characters += len(piece)
+        else:
+            seen.add(piece)
+    return count, characters
+
+
+def repeated_ngram_chars(words: list[str], n: int) -> int:
+    """Characters (spaces left out) of the word n-grams that repeat an earlier one, scanning
+    left to right and skipping past a repeat, so that no character is counted twice."""
+    seen: set[tuple[str, ...]] = set()
+    characters = index = 0
+    while index <= len(words) - n:
+        gram = tuple(words[index:index + n])
+        if gram in seen:
+            characters += sum(map(len, gram))
+            index += n
+        else:
+            seen.add(gram)
+            index += 1
+    return characters

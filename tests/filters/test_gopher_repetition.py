@@ -1,0 +1,69 @@
+"""Gopher's repetition rules: one test per threshold, every other rule switched off."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpusbot.filters.gopher_repetition import (
+    GopherRepetition,
+    GopherRepetitionOptions,
+    repeated_ngram_chars,
+)
+from tests.filters.support import neutral, reason
+
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
+
+
+def step(**options: object) -> GopherRepetition:
+    return GopherRepetition(neutral(GopherRepetitionOptions, **options))
+
+
+def distinct(n: int, start: int = 0) -> str:
+    """``n`` words none of which repeats another."""
+    return " ".join(f"{WORDS[(start + i) % len(WORDS)]}{(start + i) // len(WORDS)}"
+                    for i in range(n))
+
+
+@pytest.mark.parametrize(("options", "dropped", "kept", "rule"), [
+    ({"dup_para_frac": 0.3}, "same\n\nsame\n\nother", "same\n\nsame\n\nother\n\nmore",
+     "dup-para-frac"),
+    ({"dup_para_char_frac": 0.2}, "long repeated paragraph\n\nlong repeated paragraph\n\nx",
+     "long repeated paragraph\n\nlong repeated paragraph\n\n" + distinct(20),
+     "dup-para-char-frac"),
+    ({"dup_line_frac": 0.3}, "same\nsame\nother", "same\nsame\nother\nmore", "dup-line-frac"),
+    ({"dup_line_char_frac": 0.2}, "repeated line\nrepeated line\nx",
+     "repeated line\nrepeated line\n" + distinct(20), "dup-line-char-frac"),
+    ({"top_2_gram_frac": 0.2}, "ab cd ab cd ab cd " + distinct(6), "ab cd " + distinct(10),
+     "top-2-gram"),
+    ({"top_3_gram_frac": 0.18}, "a b c a b c a b c " + distinct(6), "a b c " + distinct(10),
+     "top-3-gram"),
+    ({"top_4_gram_frac": 0.16}, "a b c d " * 3 + distinct(6), "a b c d " + distinct(10),
+     "top-4-gram"),
+    ({"dup_5_gram_frac": 0.15}, distinct(5) + " " + distinct(5) + " " + distinct(8, 5),
+     distinct(5) + " " + distinct(5) + " " + distinct(60, 5), "dup-5-gram"),
+    ({"dup_10_gram_frac": 0.1}, distinct(10) + " " + distinct(10) + " " + distinct(8, 10),
+     distinct(10) + " " + distinct(10) + " " + distinct(200, 10), "dup-10-gram"),
+])
+def test_each_rule_drops_past_its_threshold_only(options, dropped, kept, rule):
+    repetition = step(**options)
+    assert reason(repetition, dropped) == f"filter/gopher_repetition/{rule}"
+    assert reason(repetition, kept) is None
+
+
+def test_a_repeated_ngram_is_counted_once_and_skipped_past():
+    # "a b" then "a b" again: the second is a repeat of 2 characters; the scan then skips it.
+    assert repeated_ngram_chars("a b a b".split(), 2) == 2
+    assert repeated_ngram_chars("a b c".split(), 2) == 0
+
+
+def test_the_published_values_are_the_defaults():
+    o = GopherRepetitionOptions()
+    assert (o.dup_line_frac, o.dup_para_frac, o.dup_line_char_frac, o.dup_para_char_frac) == (
+        0.3, 0.3, 0.2, 0.2)
+    assert (o.top_2_gram_frac, o.top_3_gram_frac, o.top_4_gram_frac) == (0.2, 0.18, 0.16)
+    assert (o.dup_5_gram_frac, o.dup_10_gram_frac) == (0.15, 0.10)
+
+
+def test_a_bad_value_is_refused_in_one_line():
+    with pytest.raises(ValueError, match=r"^gopher_repetition\.dup_line_frac must be a ratio"):
+        GopherRepetitionOptions(dup_line_frac=2)
