@@ -3,12 +3,14 @@
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
-    from corpusbot.datatrove_steps import CorpusbotExtractor, CorpusbotLanguageFilter
+    from corpusbot.datatrove_steps import (
+        CorpusbotExtractor, CorpusbotLanguageFilter, CorpusbotQualityFilter)
 
     LocalPipelineExecutor(pipeline=[
         WarcReader("crawl/"),
         CorpusbotExtractor(mode="default"),        # in place of Trafilatura()
         CorpusbotLanguageFilter(languages=["en", "de"]),
+        CorpusbotQualityFilter(preset="fineweb", overrides={"gopher_quality.min_doc_words": 30}),
         JsonlWriter("out/"),
     ], tasks=4).run()
 
@@ -34,9 +36,13 @@ from datatrove.pipeline.filters.base_filter import BaseFilter
 from datatrove.pipeline.writers.disk_base import DiskWriter
 from datatrove.utils.typeshelper import StatHints
 
+from corpusbot.document import Rejection
 from corpusbot.extraction.core import extract
 from corpusbot.extraction.modes import MODE_DEFAULT, check_mode
 from corpusbot.language.identify import identify
+from corpusbot.page import Page
+from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.refilter import refilter
 
 TIMEOUT_SECONDS_DEFAULT = 1.0
 """Per document, as datatrove's Trafilatura step: the gold pages take 2-40 ms."""
@@ -113,4 +119,29 @@ class CorpusbotLanguageFilter(BaseFilter):
             return False, "other-language"
         if guess.probability < self.language_threshold:
             return False, "language-score"
+        return True
+
+
+class CorpusbotQualityFilter(BaseFilter):
+    """A preset's steps after extraction (``corpusbot filter``'s: the same ``--preset`` and
+    ``step.option`` overrides as every other route) over extracted documents; an edit (C4's
+    lines, masked PII) replaces ``doc.text``, a drop gives the step's reason."""
+
+    name = "✅ corpusbot quality"
+
+    def __init__(self, preset: str = "fineweb", overrides: dict[str, Any] | None = None,
+                 exclusion_writer: DiskWriter | None = None) -> None:
+        super().__init__(exclusion_writer)
+        self.processor = Processor(ProcessorOptions(preset=preset, overrides=overrides or {}))
+
+    def filter(self, doc: Document) -> bool | tuple[bool, str]:
+        """Keep, maybe edited; or the reason a step dropped it."""
+        meta = doc.metadata
+        record = {"text": doc.text, "lang": meta.get("language"),
+                  "lang_prob": meta.get("language_score"), "title": meta.get("title")}
+        url = meta.get("url") or f"datatrove:{doc.id}"
+        result = refilter(self.processor, record, Page(url=str(url), body=b""))
+        if isinstance(result, Rejection):
+            return False, result.reason
+        doc.text = result.text
         return True

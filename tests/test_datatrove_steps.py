@@ -17,7 +17,15 @@ from datatrove.pipeline.readers import WarcReader
 from datatrove.pipeline.writers import JsonlWriter
 
 from corpusbot import extract
-from corpusbot.datatrove_steps import CorpusbotExtractor, CorpusbotLanguageFilter
+from corpusbot.datatrove_steps import (
+    CorpusbotExtractor,
+    CorpusbotLanguageFilter,
+    CorpusbotQualityFilter,
+)
+from corpusbot.document import Rejection
+from corpusbot.page import Page
+from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.refilter import refilter
 from tests.corpus_support import Rec, page, page_names, write_warc
 
 
@@ -65,3 +73,21 @@ def test_the_language_filter_keeps_the_languages_asked_for(tmp_path: Path) -> No
 def test_an_unknown_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown extraction mode"):
         CorpusbotExtractor(mode="fastest")
+
+
+def test_the_quality_filter_decides_as_the_processor_of_the_same_preset(tmp_path: Path) -> None:
+    overrides = {"length.min_words": "300"}
+    found = run_pipeline(tmp_path / "q", CorpusbotExtractor(timeout=30),
+                         CorpusbotLanguageFilter(),
+                         CorpusbotQualityFilter(preset="basic", overrides=overrides))
+    everything = run_pipeline(tmp_path / "all", CorpusbotExtractor(timeout=30))
+    processor = Processor(ProcessorOptions(preset="basic", overrides=overrides))
+    expected = {url for url, record in everything.items()
+                if not isinstance(refilter(processor, record, Page(url=url, body=b"")),
+                                  Rejection)}
+    assert set(found) == expected and 0 < len(expected) < len(everything)
+
+
+def test_the_quality_filter_refuses_a_bad_override_in_one_line() -> None:
+    with pytest.raises(ValueError, match="step length: option min_words: not a int"):
+        CorpusbotQualityFilter(preset="basic", overrides={"length.min_words": "many"})
