@@ -78,6 +78,8 @@ class Unit:
 
     @property
     def text(self) -> str:
+        if len(self.blocks) == 1:  # every unit before fusion
+            return self.blocks[0].text
         return "\n".join([b.text for b in self.blocks])
 
     @property
