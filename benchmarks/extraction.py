@@ -323,6 +323,8 @@ def as_json(runs: list[Run], args: argparse.Namespace) -> dict:
         "versions": {name: _version(name) for name in PACKAGES},
         "limit": args.limit,
         "repeat": args.repeat,
+        # a shared machine's load says how far the absolute figures can be trusted
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
         "results": [_run_json(run, runs) for run in runs],
     }
 
