@@ -25,6 +25,7 @@ import logging
 import os
 import platform
 import re
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -59,6 +60,10 @@ class Run:
     pages_per_s: float = 0.0
     quality: bool = True
     status: str = "ok"
+    single_pass_pages_per_s: float = 0.0
+    """The median pass's pages/s (the only pass with ``--repeat 1``)."""
+    loop_pages_per_s: float = 0.0
+    """The median pages/s of plain timed loops over the set, no scoring around the calls."""
 
 
 # Decoding for the references that only take text (boilerpy3, lxml): w3lib's,
@@ -180,32 +185,53 @@ NO_QUALITY = frozenset({"lxml-parse"})
 
 
 def run_set(gold_set: GoldSet, extractors: dict[str, ExtractFn], repeat: int) -> list[Run]:
-    """Score every extractor ``repeat`` times; pages/s from each page's best time.
+    """Score every extractor ``repeat`` times, and time as many plain loops.
 
-    The passes are interleaved (every extractor once, then again), and each
-    page counts with its fastest pass, so a slow spell of a shared machine
-    costs no extractor more than the others.
+    The passes are interleaved (every extractor once, then again), so a slow
+    spell of a shared machine costs no extractor more than the others. Three
+    figures come out: the best-of pages/s (each page with its fastest pass),
+    the median pass's pages/s, and the median of plain timed loops (one
+    ``perf_counter`` around all the calls), which checks that the timing
+    around each call neither adds nor hides time.
     """
     results: dict[str, list[Score]] = {}
+    loops: dict[str, list[float]] = {}
     failed: dict[str, str] = {}
     for name, extract_fn in extractors.items():
         status = _warm_up(gold_set, name, extract_fn)
         if status:
             failed[name] = status
         else:
-            results[name] = []
+            results[name], loops[name] = [], []
     for _ in range(repeat):
         for name, scores in results.items():
             log.info("%s: %s", gold_set.name, name)
             scores.append(score(gold_set, extractors[name]))
+            loops[name].append(timed_loop(gold_set, extractors[name]))
     runs = []
     for name in extractors:
         if name in failed:
             runs.append(Run(gold_set.name, name, status=failed[name]))
             continue
-        runs.append(Run(gold_set.name, name, results[name][0], best_pages_per_s(results[name]),
-                        quality=name not in NO_QUALITY))
+        passes = results[name]
+        runs.append(Run(gold_set.name, name, passes[0], best_pages_per_s(passes),
+                        quality=name not in NO_QUALITY,
+                        single_pass_pages_per_s=statistics.median(p.pages_per_s for p in passes),
+                        loop_pages_per_s=statistics.median(loops[name])))
     return runs
+
+
+def timed_loop(gold_set: GoldSet, extract_fn: ExtractFn) -> float:
+    """Pages/s of one plain loop over the set: a single clock around every call."""
+    pages = [(page.html, page.url) for page in gold_set]
+    start = time.perf_counter()
+    for html, url in pages:
+        try:
+            extract_fn(html, url)
+        except Exception:  # the scored pass counts failures; this one only times
+            continue
+    seconds = time.perf_counter() - start
+    return len(pages) / seconds if seconds > 0 else 0.0
 
 
 def best_pages_per_s(passes: list[Score]) -> float:
@@ -227,18 +253,19 @@ def _warm_up(gold_set: GoldSet, name: str, extract_fn: ExtractFn) -> str | None:
     return None
 
 
-def speed_ratio(run: Run, runs: list[Run]) -> float | None:
-    """Pages/s as a multiple of trafilatura's on the same set in this run."""
+def speed_ratio(run: Run, runs: list[Run], figure: str = "pages_per_s") -> float | None:
+    """A pages/s ``figure`` of ``run`` as a multiple of trafilatura's on the same set and run."""
     base = next((r for r in runs if r.extractor == SPEED_BASE and r.set_name == run.set_name), None)
-    if run.score is None or base is None or not base.pages_per_s:
+    if run.score is None or base is None or not getattr(base, figure):
         return None
-    return run.pages_per_s / base.pages_per_s
+    return getattr(run, figure) / getattr(base, figure)
 
 
 def markdown_table(runs: list[Run]) -> str:
     lines = [
-        "| set | extractor | P | R | F1 | pages/s | vs trafilatura | failed |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| set | extractor | P | R | F1 | pages/s best | x traf. best | pages/s pass"
+        " | x traf. pass | pages/s loop | failed |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for run in runs:
         lines.append("| " + " | ".join([run.set_name, run.extractor, *_cells(run, runs)]) + " |")
@@ -247,15 +274,22 @@ def markdown_table(runs: list[Run]) -> str:
 
 def _cells(run: Run, runs: list[Run]) -> list[str]:
     if run.score is None:
-        return [run.status] * 5 + ["-"]
-    result, ratio = run.score, speed_ratio(run, runs)
+        return [run.status] * 8 + ["-"]
+    result = run.score
     quality = [f"{result.precision:.3f}", f"{result.recall:.3f}", f"{result.f1:.3f}"]
     return [
         *(quality if run.quality else ["-"] * 3),
         f"{run.pages_per_s:.1f}",
-        f"{ratio:.2f}" if ratio is not None else "n/a",
+        _ratio(speed_ratio(run, runs)),
+        f"{run.single_pass_pages_per_s:.1f}",
+        _ratio(speed_ratio(run, runs, "single_pass_pages_per_s")),
+        f"{run.loop_pages_per_s:.1f}",
         str(result.failures),
     ]
+
+
+def _ratio(ratio: float | None) -> str:
+    return f"{ratio:.2f}" if ratio is not None else "n/a"
 
 
 def type_table(runs: list[Run]) -> str:
@@ -289,6 +323,8 @@ def as_json(runs: list[Run], args: argparse.Namespace) -> dict:
         "versions": {name: _version(name) for name in PACKAGES},
         "limit": args.limit,
         "repeat": args.repeat,
+        # a shared machine's load says how far the absolute figures can be trusted
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
         "results": [_run_json(run, runs) for run in runs],
     }
 
@@ -297,10 +333,14 @@ def _run_json(run: Run, runs: list[Run]) -> dict:
     entry: dict = {"set": run.set_name, "extractor": run.extractor, "status": run.status}
     if run.score is not None:
         ratio = speed_ratio(run, runs)
+        single = speed_ratio(run, runs, "single_pass_pages_per_s")
         entry |= {
             "pages": run.score.pages,
             "pages_per_s": round(run.pages_per_s, 2),
             "speed_vs_trafilatura": round(ratio, 3) if ratio is not None else None,
+            "single_pass_pages_per_s": round(run.single_pass_pages_per_s, 2),
+            "single_pass_vs_trafilatura": round(single, 3) if single is not None else None,
+            "loop_pages_per_s": round(run.loop_pages_per_s, 2),
             "failures": run.score.failures,
         }
         if run.quality:

@@ -25,7 +25,7 @@ SAMPLE = ROOT / "sample" / "sample.warc.gz"
 def gold_texts(sets: tuple[str, ...] = SETS) -> Iterator[dict]:
     """One record per gold page with a non-empty extraction."""
     from corpusbot import extract
-    from corpusbot.extraction.goldsets import load_gold
+    from corpusbot.eval.goldsets import load_gold
 
     for name in sets:
         for page in load_gold(BENCH / name).pages:

@@ -78,6 +78,8 @@ class Unit:
 
     @property
     def text(self) -> str:
+        if len(self.blocks) == 1:  # every unit before fusion
+            return self.blocks[0].text
         return "\n".join([b.text for b in self.blocks])
 
     @property
@@ -165,30 +167,31 @@ def count_words(text: str, cjk: bool | None = None) -> tuple[int, int, int]:
     return len(tokens), *wrap(tokens)
 
 
+# A wrapped line: the most tokens that fit in LINE_WIDTH characters with one space
+# between each two, or a token longer than that alone.
+_LINE = re.compile(rf"[^ ].{{0,{LINE_WIDTH - 1}}}(?= |$)|[^ ]+")
+
+
 def wrap(tokens: Sequence[str]) -> tuple[int, int]:
     """Words in wrapped lines and wrapped lines, for text density.
 
     Lines wrap at ``LINE_WIDTH`` characters; the last, incomplete line is
     left out of the density unless it is the only one (Boilerpipe's
-    content handler), so that short blocks keep their raw word count.
+    content handler), so that short blocks keep their raw word count. As
+    in Boilerpipe, a first token longer than a line wraps an empty line
+    before it. The lines are found by one pattern over the joined tokens
+    (which hold no whitespace), not a Python step per token.
     """
     words = len(tokens)
-    # the words and a space between each two: if that fits on one line, no
-    # word wraps, and the loop below would count no line
-    if sum(map(len, tokens)) + words - 1 <= LINE_WIDTH:
+    text = " ".join(tokens)
+    # if the words fit on one line, no word wraps
+    if len(text) <= LINE_WIDTH:
         return words, 1
-    lines = line_words = 0
-    line_length = -1
-    for token in tokens:
-        line_words += 1
-        line_length += len(token) + 1
-        if line_length > LINE_WIDTH:
-            lines += 1
-            line_length = len(token)
-            line_words = 1
-    if lines == 0:
+    lines = _LINE.findall(text)
+    completed = len(lines) - 1 + (len(tokens[0]) > LINE_WIDTH)
+    if completed == 0:
         return words, 1
-    return words - line_words, lines
+    return words - lines[-1].count(" ") - 1, completed
 
 
 def word_tokens(text: str, cjk: bool | None = None) -> list[str]:
