@@ -30,7 +30,8 @@ from typing import BinaryIO
 from warcio.recordloader import ArcWarcRecord
 
 from corpusbot.archive.bounded import bounded_iterator
-from corpusbot.archive.reader import READ_BLOCK, is_gzipped, names_a_uri, next_record_start
+from corpusbot.archive.reader import READ_BLOCK, names_a_uri
+from corpusbot.archive.sniff import is_gzipped, next_record_start
 
 logger = logging.getLogger(__name__)
 

@@ -64,6 +64,12 @@ from corpusbot.archive.bounded import (
     bounded_iterator,
     content_stream,
 )
+from corpusbot.archive.sniff import (
+    is_gzipped,
+    next_record_start,
+    warc_boundary_at,
+    warc_record_inside,
+)
 from corpusbot.page import Page
 
 logger = logging.getLogger(__name__)
@@ -90,18 +96,9 @@ _SNIFF_BYTES = 1024
 _HTML_SNIFF = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|\?xml)[\s>]",
                          re.IGNORECASE | re.DOTALL)
 _PAGE_TYPES = ("response", "resource")
-# Where a record may start, for resynchronising after damage.
 READ_BLOCK = 65536
 """Bytes warcio reads and inflates at a time (its default 16 KiB takes ten
 rounds of Python for a typical page; 64 KiB reads 5-20 % faster)."""
-_GZIP_MAGIC = b"\x1f\x8b\x08"
-_WARC_START = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
-_ARC_START = re.compile(rb"(?:^|\n)(\S+ \d{1,3}(?:\.\d{1,3}){3} \d{14} \S* \d+\n)")
-_SCAN_BYTES = 1 << 20
-# A record start where records meet in an uncompressed WARC: the blank line that ends the
-# record before, the version line, and a header line.
-_INNER_START = re.compile(rb"\r\n\r\n(WARC/1\.[01]\r\n[!-9;-~]+:)")
-_BOUNDARY = re.compile(rb"(?:\r?\n)*(?:WARC/1\.[01]\r?\n|\Z)")
 _WARC_TYPES = ("application/warc",)
 _URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:\S")
 
@@ -362,9 +359,9 @@ def _check_length(records: ArchiveIterator, record: ArcWarcRecord, offset: int) 
     records after it (see the module docstring); its offset is where the record starts."""
     fd = records.fh.fileno()
     end = offset + records.get_record_length()
-    if _BOUNDARY.match(os.pread(fd, 64, end)) and _is_warc_file(record):
+    if warc_boundary_at(fd, end) and _is_warc_file(record):
         return  # an archived WARC file holds record starts of its own
-    inner = _inner_start(fd, offset, end)
+    inner = warc_record_inside(fd, offset, end)
     if inner is not None:
         raise ArchiveDamage(f"its Content-Length runs over the record at offset {inner}")
 
@@ -376,67 +373,10 @@ def _is_warc_file(record: ArcWarcRecord) -> bool:
     return any(t.split(";", 1)[0].strip().lower() in _WARC_TYPES for t in declared)
 
 
-def _inner_start(fd: int, start: int, end: int) -> int | None:
-    """The offset of the first record start strictly inside [start, end), if any."""
-    position = start
-    while position < end:
-        window = os.pread(fd, min(_SCAN_BYTES, end - position) + 64, position)
-        if match := _INNER_START.search(window):
-            found = position + match.start(1)
-            return found if found < end else None
-        position += _SCAN_BYTES
-    return None
-
-
 def _has_tail(handle: BinaryIO, end: int) -> bool:
     """Whether anything but blank space follows ``end``, where warcio stopped reading."""
     handle.seek(end)
     return bool(handle.read(_SNIFF_BYTES).strip(b"\r\n\t \x00"))
-
-
-def is_gzipped(handle: BinaryIO, source: str) -> bool:
-    """Whether the archive is gzip-compressed: by its name, or its first bytes."""
-    handle.seek(0)
-    return source.lower().endswith(".gz") or handle.read(3) == _GZIP_MAGIC
-
-
-def next_record_start(handle: BinaryIO, position: int, gzipped: bool) -> int | None:
-    """The offset of the next record start at or after ``position``, if any: a gzip
-    member that inflates to a record header, or a record header line."""
-    handle.seek(position)
-    carry = b""
-    base = position
-    while chunk := handle.read(_SCAN_BYTES):
-        window = carry + chunk
-        origin = base - len(carry)
-        found = (_find_member(handle, window, origin) if gzipped
-                 else _find_start(window))
-        if found is not None:
-            return origin + found
-        carry = window[-64:]
-        base += len(chunk)
-    return None
-
-
-def _find_member(handle: BinaryIO, window: bytes, origin: int) -> int | None:
-    """The first gzip magic in ``window`` whose member starts with a record header; the
-    three magic bytes also occur by chance inside compressed data."""
-    found = window.find(_GZIP_MAGIC)
-    while found >= 0:
-        head = os.pread(handle.fileno(), _SNIFF_BYTES, origin + found)
-        try:
-            text = zlib.decompressobj(31).decompress(head, 64)
-        except zlib.error:
-            text = b""
-        if _find_start(text) == 0:
-            return found
-        found = window.find(_GZIP_MAGIC, found + 1)
-    return None
-
-
-def _find_start(window: bytes) -> int | None:
-    match = _WARC_START.search(window) or _ARC_START.search(window)
-    return match.start(1) if match else None
 
 
 def _short(error: Exception) -> str:

@@ -154,7 +154,7 @@ def crawl_settings(args: argparse.Namespace) -> Settings:
                     " it opens every private range, the cloud metadata address among them;"
                     " name what the crawl needs with --allow-network CIDR (such as"
                     " --allow-network 127.0.0.0/8)")
-        settings.set("CORPUSBOT_BLOCK_PRIVATE_NETWORKS", False, priority="cmdline")
+        settings.set("CORPUSBOT_NETGUARD_ENABLED", False, priority="cmdline")
     if args.sites:
         settings.set("CORPUSBOT_SPIDER_SITES_FILE", str(args.sites), priority="cmdline")
     for assignment in args.settings:

@@ -1,28 +1,22 @@
 """What the commands tell the user about their inputs and about a run that kept nothing.
 
 An input that is not an archive at all (a README renamed ``.warc``, an
-HTML page) is named in a warning and left out, rather than counted among
-damaged records where nobody would look. A run that keeps nothing says the
-reason that refused most pages: a filter and the option that sets it, or
-duplicates, which are no mistake when a run reads again what an earlier one kept.
+HTML page; ``corpusbot.archive.sniff`` tells) is named in a warning and left
+out, rather than counted among damaged records where nobody would look. A run
+that keeps nothing says the reason that refused most pages: a filter and the
+option that sets it, or duplicates, which are no mistake when a run reads again
+what an earlier one kept.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
-log = logging.getLogger(__name__)
+from corpusbot.archive.sniff import not_an_archive
 
-SNIFF_BYTES = 4096
-"""Bytes read from the start of an input to tell an archive from anything else."""
-_GZIP_MAGIC = b"\x1f\x8b"
-# A WARC record starts with its version line, an ARC file with its filedesc record;
-# one anywhere in the first bytes (after some damage) makes the file the reader's.
-_RECORD_START = re.compile(rb"(?:^|\n)(?:WARC/\d|filedesc://)")
+log = logging.getLogger(__name__)
 
 FILTER_OPTIONS = {
     "filter/language": "--lang (CORPUSBOT_PROCESS_LANGUAGES)",
@@ -30,27 +24,6 @@ FILTER_OPTIONS = {
     "filter/non-letters": "--max-nonletter-ratio (CORPUSBOT_PROCESS_MAX_NONLETTER_RATIO)",
 }
 """The option that sets each filter, named when that filter kept nothing."""
-
-
-def not_an_archive(path: Path) -> str | None:
-    """Why ``path`` is not a WARC or ARC file, or None when it starts like one.
-
-    A gzip file whose start cannot be inflated, or whose first record start
-    follows some damage, is left to the reader, which counts the damage: only
-    inputs that are plainly something else are named.
-    """
-    with path.open("rb") as handle:
-        head = handle.read(SNIFF_BYTES)
-    if not head:
-        return "it is empty"
-    if head.startswith(_GZIP_MAGIC):
-        try:
-            head = zlib.decompressobj(31).decompress(head)
-        except zlib.error:
-            return None
-    if _RECORD_START.search(head):
-        return None
-    return f"no WARC or ARC record in its first bytes, which read {head[:24]!r}"
 
 
 def archives_only(paths: list[Path]) -> tuple[list[Path], list[Path]]:

@@ -191,14 +191,16 @@ CORPUSBOT_CORPUS_COMMIT_SECONDS = 30.0
 
 # -- Network safety (corpusbot.crawl.netguard) ---------------------------------
 
-CORPUSBOT_BLOCK_PRIVATE_NETWORKS = True
+CORPUSBOT_NETGUARD_ENABLED = True
 """Refuse requests to private, loopback, link-local, multicast, reserved and
 metadata addresses (IPv4 and IPv6), by address, after DNS resolution and
 after redirects, and non-HTTP schemes; refusals are counted as
 ``corpusbot/netguard/refused`` and per reason as
 ``corpusbot/netguard/refused/<why>``. To crawl a site on your own network,
 open its network (``CORPUSBOT_NETGUARD_ALLOWED_NETWORKS``, ``corpusbot crawl
---allow-network``) rather than turning this off. Default: on."""
+--allow-network``) rather than turning this off. Default: on. Its former
+name, ``CORPUSBOT_BLOCK_PRIVATE_NETWORKS``, still works in this release, with
+a deprecation warning."""
 
 CORPUSBOT_NETGUARD_ALLOWED_NETWORKS: list[str] = []
 """Networks the guard lets through although they are not public, each an

@@ -37,8 +37,9 @@ To crawl a site on your own network, name its addresses:
 else. Link-local and cloud metadata addresses (``169.254.0.0/16``,
 ``fe80::/10``, ``fd00:ec2::254``, ``100.100.100.200``) stay refused unless a
 named network lies inside their range, so ``--allow-network 0.0.0.0/0`` does
-not open the metadata service. ``CORPUSBOT_BLOCK_PRIVATE_NETWORKS = False``
-turns the guard off altogether.
+not open the metadata service. ``CORPUSBOT_NETGUARD_ENABLED = False``
+turns the guard off altogether (``CORPUSBOT_BLOCK_PRIVATE_NETWORKS``, its
+former name, still works in this release, with a deprecation warning).
 """
 
 from __future__ import annotations
@@ -47,13 +48,15 @@ import asyncio
 import ipaddress
 import logging
 import socket
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from scrapy import Request
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import Response
+from scrapy.settings import BaseSettings
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
 
@@ -74,6 +77,9 @@ SENSITIVE_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in
 169.254.169.254, AWS over IPv6, Alibaba): opened only by a network named inside them."""
 UNSEEN_CHOICES = ("resolve", "refuse", "accept")
 ALLOWED_SCHEMES = frozenset({"http", "https"})
+SWITCH = "CORPUSBOT_NETGUARD_ENABLED"
+FORMER_SWITCH = "CORPUSBOT_BLOCK_PRIVATE_NETWORKS"
+"""The switch's name up to 0.1: still read, with a deprecation warning, for one more release."""
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 T = TypeVar("T")
 Refusal = tuple[str, str]
@@ -141,6 +147,20 @@ async def in_thread(function: Callable[..., T], *args: object) -> T:
     return await loop.run_in_executor(None, function, *args)
 
 
+def guard_enabled(settings: BaseSettings) -> bool:
+    """Whether the guard is on: ``CORPUSBOT_NETGUARD_ENABLED``, unless its former name
+    was set at a higher priority (as ``-s`` over the add-on's default)."""
+    former = settings.getpriority(FORMER_SWITCH)
+    if former is None:
+        return CorpusbotSettings(settings).getbool(SWITCH)
+    warnings.warn(f"{FORMER_SWITCH} is deprecated and will go in the next release: "
+                  f"use {SWITCH}", ScrapyDeprecationWarning, stacklevel=2)
+    current = settings.getpriority(SWITCH)
+    if current is not None and current >= former:
+        return settings.getbool(SWITCH)
+    return settings.getbool(FORMER_SWITCH)
+
+
 class NetGuardMiddleware:
     """The downloader middleware; see the module docstring."""
 
@@ -155,9 +175,9 @@ class NetGuardMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> NetGuardMiddleware:
-        if not CorpusbotSettings(crawler.settings).getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS"):
-            raise NotConfigured("CORPUSBOT_BLOCK_PRIVATE_NETWORKS is off")
         settings = CorpusbotSettings(crawler.settings)
+        if not guard_enabled(crawler.settings):
+            raise NotConfigured("CORPUSBOT_NETGUARD_ENABLED is off")
         allowed = parse_networks(settings.getlist("CORPUSBOT_NETGUARD_ALLOWED_NETWORKS"))
         return cls(crawler.stats, str(settings.get("CORPUSBOT_NETGUARD_UNSEEN_ADDRESS")),
                    allowed)

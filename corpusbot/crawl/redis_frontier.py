@@ -60,7 +60,7 @@ LOCAL_POLL_SECONDS = 0.05
 
 
 def _redis(crawler: Crawler) -> Any:
-    url = crawler.settings.get("CORPUSBOT_REDIS_URL")
+    url = CorpusbotSettings(crawler.settings).get("CORPUSBOT_REDIS_URL")
     if not url:
         raise NotConfigured("CORPUSBOT_REDIS_URL is not set")
     import redis  # optional extra: corpusbot[distributed-crawl]  # noqa: PLC0415
@@ -70,7 +70,7 @@ def _redis(crawler: Crawler) -> Any:
 
 def crawl_prefix(crawler: Crawler) -> str:
     """The key prefix of this crawl's shared state."""
-    return f"{crawler.settings.get('CORPUSBOT_REDIS_CRAWL')}:"
+    return f"{CorpusbotSettings(crawler.settings).get('CORPUSBOT_REDIS_CRAWL')}:"
 
 
 class CompactDupeFilter(RFPDupeFilter):
@@ -81,7 +81,8 @@ class CompactDupeFilter(RFPDupeFilter):
     @classmethod
     def from_spider(cls, spider: Any) -> Self:
         made = super().from_spider(spider)
-        made.buckets = bucket_count(spider.settings.getint("CORPUSBOT_REDIS_URLS_CAPACITY"))
+        capacity = CorpusbotSettings(spider.settings).getint("CORPUSBOT_REDIS_URLS_CAPACITY")
+        made.buckets = bucket_count(capacity)
         return made
 
     def request_seen(self, request: Request) -> bool:
@@ -302,5 +303,5 @@ class SharedIdle:
 def _identity(crawler: Crawler) -> str:
     """The process's name in the crawl: its worker name (a process started again under it
     replaces its own busy mark), else host and process id."""
-    return (crawler.settings.get("CORPUSBOT_REDIS_WORKER")
+    return (CorpusbotSettings(crawler.settings).get("CORPUSBOT_REDIS_WORKER")
             or f"{socket.gethostname()}:{os.getpid()}")

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from corpusbot.archive.ranges import ByteRange, split
-from corpusbot.archive.reader import ArchiveReader, next_record_start
+from corpusbot.archive.reader import ArchiveReader
+from corpusbot.archive.sniff import next_record_start
 from tests.corpus_support import Rec, page, page_names, write_arc, write_warc
 
 

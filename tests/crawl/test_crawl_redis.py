@@ -16,8 +16,15 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is missing: "
                     "pip install corpusbot[distributed-crawl]")
 
 from scrapy import Request
+from scrapy.utils.test import get_crawler
 
-from corpusbot.crawl.redis_frontier import CompactDupeFilter, SharedPoliteness, StartOnce
+from corpusbot.crawl import default_settings
+from corpusbot.crawl.redis_frontier import (
+    CompactDupeFilter,
+    SharedPoliteness,
+    StartOnce,
+    crawl_prefix,
+)
 from corpusbot.crawl.sites import SiteConfig
 from tests.newssite.client import REPO, TEST_SETTINGS, NewsSite, corpus_records, crawl_stats
 
@@ -188,3 +195,8 @@ def test_the_shared_seen_store_answers_as_the_sqlite_one(tmp_path: Path, redis_u
         answers.append([store.status(url, modified) for url, modified in questions])
         store.close()
     assert answers[0] == answers[1] == ["unchanged", "changed", "unchanged", "changed", "new"]
+
+
+def test_the_shared_components_take_their_defaults_without_the_add_on() -> None:
+    crawler = get_crawler(settings_dict={})  # no add-on: no default was set (was 'None:')
+    assert crawl_prefix(crawler) == f"{default_settings.CORPUSBOT_REDIS_CRAWL}:"

@@ -8,17 +8,22 @@ import argparse
 import asyncio
 import ipaddress
 import logging
+import subprocess
+import sys
+import warnings
 
 import pytest
 from scrapy import Request
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from corpusbot.commands import crawl as crawl_command
+from corpusbot.crawl.addon import Addon
 from corpusbot.crawl.netguard import REFUSED, NetGuardMiddleware, is_public, resolve
-from tests.newssite.client import NewsSite, crawl_stats, run_crawl
+from tests.conftest import REPO
+from tests.newssite.client import TEST_SETTINGS, NewsSite, crawl_stats, run_crawl
 
 REFUSED_URLS = [
     "http://127.0.0.1/", "http://127.8.9.10:8080/x", "http://10.0.0.1/admin",
@@ -133,11 +138,11 @@ def test_refuse_refuses_any_named_host_without_an_address() -> None:
 
 def test_the_switch_turns_it_off() -> None:
     with pytest.raises(NotConfigured):
-        middleware(CORPUSBOT_BLOCK_PRIVATE_NETWORKS=False)
+        middleware(CORPUSBOT_NETGUARD_ENABLED=False)
     parser = argparse.ArgumentParser()
     crawl_command.configure(parser)
     args = parser.parse_args(["http://127.0.0.1/", "-o", "out", "--allow-private-networks"])
-    assert crawl_command.crawl_settings(args).getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS") is False
+    assert crawl_command.crawl_settings(args).getbool("CORPUSBOT_NETGUARD_ENABLED") is False
 
 
 def test_a_default_crawl_of_a_loopback_site_fetches_nothing(tmp_path) -> None:
@@ -145,7 +150,7 @@ def test_a_default_crawl_of_a_loopback_site_fetches_nothing(tmp_path) -> None:
         port = site.url.rsplit(":", 1)[1]
         # by address, and by a name that resolves to the loopback address
         result = run_crawl([f"{site.url}/", f"http://localhost:{port}/"], tmp_path / "out",
-                           "CORPUSBOT_BLOCK_PRIVATE_NETWORKS=True", "RETRY_TIMES=0")
+                           "CORPUSBOT_NETGUARD_ENABLED=True", "RETRY_TIMES=0")
         hits = site.hits()
     assert result.returncode == 1, result.stderr[-2000:]
     assert set(hits) <= {"/__hits.json"}  # the test's own question only
@@ -203,7 +208,7 @@ def test_allow_private_networks_still_works_and_says_it_is_deprecated(caplog) ->
     args = parser.parse_args(["http://127.0.0.1/", "-o", "out", "--allow-private-networks"])
     with caplog.at_level(logging.WARNING):
         settings = crawl_command.crawl_settings(args)
-    assert settings.getbool("CORPUSBOT_BLOCK_PRIVATE_NETWORKS") is False
+    assert settings.getbool("CORPUSBOT_NETGUARD_ENABLED") is False
     assert "deprecated" in caplog.text and "--allow-network" in caplog.text
 
 
@@ -212,9 +217,41 @@ def test_a_crawl_with_the_loopback_network_named_reaches_the_site_and_not_metada
     with NewsSite() as site:
         result = run_crawl([f"{site.url}/", "http://169.254.169.254/latest/meta-data/",
                             "--allow-network", "127.0.0.0/8"], tmp_path / "out",
-                           "CORPUSBOT_BLOCK_PRIVATE_NETWORKS=True", "RETRY_TIMES=0")
+                           "CORPUSBOT_NETGUARD_ENABLED=True", "RETRY_TIMES=0")
     assert result.returncode in (0, 2), result.stderr[-2000:]
     stats = crawl_stats(tmp_path / "out")
     assert stats["corpusbot/kept"] > 0
     assert stats[f"{REFUSED}/address"] == 2  # the metadata service: robots.txt, the page
     assert "refused 169.254.169.254" in result.stderr
+
+
+@pytest.mark.parametrize(("settings", "on", "warned"), [
+    ({}, True, False),
+    ({"CORPUSBOT_NETGUARD_ENABLED": False}, False, False),
+    ({"CORPUSBOT_BLOCK_PRIVATE_NETWORKS": False}, False, True),
+    ({"CORPUSBOT_BLOCK_PRIVATE_NETWORKS": True, "CORPUSBOT_NETGUARD_ENABLED": False}, False, True),
+])
+def test_the_switch_and_its_former_name(settings: dict, on: bool, warned: bool) -> None:
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, **settings})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if on:
+            build_from_crawler(NetGuardMiddleware, crawler)
+        else:
+            with pytest.raises(NotConfigured):
+                build_from_crawler(NetGuardMiddleware, crawler)
+    deprecations = [w for w in caught if issubclass(w.category, ScrapyDeprecationWarning)
+                    and "CORPUSBOT_BLOCK_PRIVATE_NETWORKS" in str(w.message)]
+    assert len(deprecations) == (1 if warned else 0)
+
+
+def test_the_former_name_still_opens_a_crawl_of_a_loopback_site(tmp_path) -> None:
+    settings = [f"-s{s}" for s in TEST_SETTINGS if not s.startswith("CORPUSBOT_NETGUARD_")]
+    with NewsSite() as site:
+        result = subprocess.run(
+            [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o",
+             str(tmp_path / "out"), *settings, "-sCORPUSBOT_BLOCK_PRIVATE_NETWORKS=False"],
+            cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode in (0, 2), result.stderr[-2000:]
+    assert crawl_stats(tmp_path / "out")["corpusbot/kept"] > 0
+    assert "CORPUSBOT_BLOCK_PRIVATE_NETWORKS is deprecated" in result.stderr

@@ -70,7 +70,7 @@ TEST_SETTINGS = (
     "CONCURRENT_REQUESTS_PER_DOMAIN=8",
     "CORPUSBOT_PROCESS_WORKERS=1",
     # The site is on 127.0.0.1, which the network guard refuses by default.
-    "CORPUSBOT_BLOCK_PRIVATE_NETWORKS=False",
+    "CORPUSBOT_NETGUARD_ENABLED=False",
 )
 
 

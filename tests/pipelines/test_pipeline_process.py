@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import gzip
 import json
 from concurrent.futures import Future
 
@@ -217,3 +219,56 @@ def test_tasks_the_pool_cancels_at_shutdown_cancel_their_pages():
 def test_a_bad_setting_fails_at_start_with_one_message(tmp_path, name, value, message):
     with pytest.raises(ValueError, match=message):
         build_from_crawler(ProcessPipeline, _crawler(tmp_path, **{name: value}))
+
+
+def _documents() -> list[Document]:
+    processor = Processor()
+    pages = [Page(url=f"https://news.example/{path.name}", body=path.read_bytes(),
+                  headers={"Content-Type": "text/html"}) for path in sorted(FIXTURES.iterdir())]
+    return [doc for doc in map(processor.process, pages) if isinstance(doc, Document)]
+
+
+def test_the_sink_thread_adds_and_commits_in_arrival_order_exactly_once(tmp_path):
+    crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=3)
+    commits = []
+    crawler.signals.connect(lambda: commits.append(1), signal=corpus_committed, weak=False)
+    corpus = build_from_crawler(CorpusPipeline, crawler)
+    documents = _documents()
+    # Each article twice, interleaved: the copy under another URL comes later and must
+    # be the one found a duplicate, whichever add the thread ran first.
+    copies = [dataclasses.replace(doc, url=doc.url + "?copy", url_key=doc.url_key + 1)
+              for doc in documents]
+    results = [doc for pair in zip(documents, copies, strict=True) for doc in pair][::-1]
+    items = [PageItem(url=result.url, body=b"", result=result) for result in results]
+
+    async def run():
+        return await asyncio.gather(*(corpus.process_item(item) for item in items),
+                                    return_exceptions=True)
+
+    try:
+        outcomes = asyncio.run(run())
+    finally:
+        corpus.close_spider()
+    kept = [item.url for item in outcomes if isinstance(item, PageItem)]
+    assert len(kept) == len(documents) and all(isinstance(o, (PageItem, DropItem))
+                                               for o in outcomes)
+    expected = [item.url for item in items if item.url.endswith("?copy")]
+    assert kept == expected  # the first of each pair to arrive, in arrival order
+    written = _records(tmp_path)  # one shard per language: arrival order within each
+    assert sorted(record["url"] for record in written) == sorted(expected)
+    for lang in {record["lang"] for record in written}:
+        urls = {record["url"] for record in written if record["lang"] == lang}
+        assert [r["url"] for r in written if r["lang"] == lang] == [
+            url for url in expected if url in urls]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["documents"] == len(documents)
+    assert len(commits) == len(items) // 3 + 1  # every third item, and the close
+    assert crawler.stats.get_value("corpusbot/commits") == len(items) // 3
+
+
+def _records(out) -> list[dict]:
+    records = []
+    for shard in sorted(out.glob("*/*.jsonl.gz")):
+        with gzip.open(shard, "rt", encoding="utf-8") as lines:
+            records += [json.loads(line) for line in lines]
+    return records
