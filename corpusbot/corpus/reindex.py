@@ -41,11 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from corpusbot.corpus.checkpoint import Checkpoint
+from corpusbot.corpus.formats import FORMAT_DEFAULT, get_format, read_records
 from corpusbot.corpus.layout import STATE, TASKS, Layout
 from corpusbot.corpus.shards import COMPRESSION_DEFAULT, PART_SUFFIX, ShardState
 from corpusbot.corpus.sink import _lock, _open_database
 from corpusbot.dedup.backends import IndexHost, OpenIndex, open_index
-from corpusbot.document import Document
+from corpusbot.document import RECORD_FIELDS, Document
 from corpusbot.fingerprints.minhash import MinHasher
 from corpusbot.fingerprints.options import DedupOptions
 from corpusbot.fingerprints.paragraph import paragraph_hash
@@ -143,15 +144,21 @@ def recorded_dedup_options(checkpoint: Checkpoint) -> DedupOptions:
 def committed_records(folder: Path, checkpoint: Checkpoint) -> Iterator[dict[str, Any]]:
     """Every record of the folder's committed shards, in shard order."""
     compression = checkpoint.setting("compression", COMPRESSION_DEFAULT)
+    name = checkpoint.setting("format", FORMAT_DEFAULT)
+    suffix = get_format(name)(compression, RECORD_FIELDS).suffix
     for state in checkpoint.shards():
-        data = _committed_bytes(folder, state, compression)
-        for line in data.splitlines():
+        final = folder / state.name(suffix)
+        if final.exists() and name != FORMAT_DEFAULT:  # a published shard of another format
+            yield from read_records(final)
+            continue
+        # JSONL, or the part of another format's open shard: uncompressed JSON lines.
+        part_codec = compression if name == FORMAT_DEFAULT else "none"
+        for line in _committed_bytes(final, state, part_codec).splitlines():
             if line.strip():
                 yield json.loads(line)
 
 
-def _committed_bytes(folder: Path, state: ShardState, compression: str) -> bytes:
-    final = folder / state.name(compression)
+def _committed_bytes(final: Path, state: ShardState, compression: str) -> bytes:
     path = final if final.exists() else final.with_name(final.name + PART_SUFFIX)
     with path.open("rb") as file:
         raw = file.read(state.length)
