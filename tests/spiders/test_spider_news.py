@@ -161,7 +161,10 @@ def test_per_site_options_allow_deny_depth_and_slots(tmp_path):
     assert load_site_config(sites).for_url("https://www.news.example/x").depth == 1
     settings = Settings({"CORPUSBOT_SPIDER_SITES_FILE": str(sites)})
     NewsSpider.update_settings(settings)
-    assert settings.getdict("DOWNLOAD_SLOTS")["news.example"] == {"delay": 2.5, "concurrency": 1}
+    # the site's delay is a floor: no random variation below it (jitter, or randomize_delay
+    # for Scrapy before 2.19)
+    assert settings.getdict("DOWNLOAD_SLOTS")["news.example"] == {
+        "delay": 2.5, "concurrency": 1, "jitter": 0.0, "randomize_delay": False}
 
 
 def test_a_misspelt_site_option_names_the_file(tmp_path):
