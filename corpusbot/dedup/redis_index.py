@@ -21,6 +21,13 @@ SQLite commit, then drops the journal (``committed``). On reopening,
 ``recover`` adopts journals of committed epochs and releases the others:
 a task that died before committing leaves nothing that would make its
 retried documents duplicates.
+
+Each entry a kept document adds holds the document's id (8 bytes: the
+``owner``), so that a drop can name what it copies; copies dropped for a
+kept document are counted in bucketed hashes (``n``), journaled like the
+rest. Calls go through ``redis_calls``: retried for a bounded time when
+Redis stops answering, answered once, and refused once the index's
+generation changed (an emptied Redis: ``corpusbot dedup rebuild``).
 """
 
 from __future__ import annotations
