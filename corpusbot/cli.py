@@ -11,6 +11,7 @@ import argparse
 import importlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -69,6 +70,7 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    own_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(_command_in(argv)).parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
@@ -85,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # when Python flushes stdout into the closed pipe
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+    finally:
+        if own_process:
+            # A second Ctrl-C that lands after the run committed and returned must not turn
+            # its exit status into a death by signal: the process has nothing left to stop.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":
