@@ -62,6 +62,8 @@ CONFIRMATION_WORDS = 300
 # seven trials give it.
 TRIALS = 3
 RETRY_TRIALS = 7
+CONFIRMATION_TRIALS = 1
+"""Trials to measure the probability of a language already decided (``probability_of``)."""
 SURE_PROBABILITY = 0.9
 
 # langdetect knows only the macro-language "no"; a hint of "nb" or "nn" confirms it.
@@ -157,9 +159,14 @@ class LanguageIdentifier:
         return _choose(candidates, hinted)
 
     def probability_of(self, text: str, code: str) -> float:
-        """langdetect's probability that ``text`` is in ``code`` (0.0 below its 0.1 floor)."""
+        """langdetect's probability that ``text`` is in ``code`` (0.0 below its 0.1 floor), from
+        one trial: the language is already decided (a declaration its stop words confirm), so
+        this only measures it, at a third of the cost of the three trials that decide one."""
         wanted = (code, MACRO.get(code))
-        return next((g.probability for g in self.candidates(text) if g.code in wanted), 0.0)
+        found = self._probabilities(text, CONFIRMATION_TRIALS)
+        merged = sum(language.prob for language in found
+                     if _plausible(normalize_tag(language.lang), text) in wanted)
+        return min(merged, 1.0)
 
     def candidates(self, text: str) -> list[LanguageGuess]:
         """langdetect's languages for ``text`` with probability > 0.1, most likely first."""

@@ -159,8 +159,9 @@ def test_declared_language_confirmed_by_its_stop_words_records_the_measured_prob
     )
     guess = identify(text, ["en-GB"])
     assert (guess.code, guess.source) == ("en", language.DECLARED_CONFIRMED)
-    # The probability is measured (langdetect's for English), not a constant.
-    assert guess.probability == identify(text).probability
+    # The probability is measured (langdetect's for English, from one trial: the language is
+    # already decided), not a constant: close to the three trials that decide a language.
+    assert abs(guess.probability - identify(text).probability) < 0.02
     assert 0.9 < guess.probability <= 1.0
 
 
