@@ -57,6 +57,10 @@ MAX_LINE_BYTES = 1 << 20
 (cookies and long URLs included) stay under 64 KiB, and the cap bounds the memory a
 line of bomb zeros can take."""
 MAX_RECORD_BYTES_DEFAULT = 1 << 28
+# The most one read of the archive inflates at once: a 64 KiB block of a bomb inflates
+# to ~64 MiB in one call (and warcio copies it into its buffer), so the rest of the
+# block waits as zlib's unconsumed input for the next read.
+INFLATE_STEP = 1 << 22
 """Inflated bytes of one gzip member (one record) past which it is skipped unread:
 inflated at ~100 MB/s this is a few seconds, where a 10 MB bomb of 10 GiB would take
 minutes. Records that large are video and software, never pages; the reader skips
@@ -138,6 +142,15 @@ class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
         super().__init__(stream, block_size=block_size, decomp_type="gzip" if gzipped else None)
         self.max_record_bytes = max_record_bytes
         self.member_bytes = 0
+
+    def _inflate(self, data: bytes) -> bytes:
+        if not isinstance(self.decompressor, _ZLIB_TYPE):
+            return super()._inflate(data)
+        inflated = self.decompressor.decompress(data, INFLATE_STEP)
+        # warcio's next fill takes ``starting_data`` before the stream; the tail has left
+        # the file already, so offsets (file position less unused data) stay right.
+        self.starting_data = self.decompressor.unconsumed_tail or None
+        return inflated
 
     def _process_read(self, data: bytes) -> None:
         super()._process_read(data)  # type: ignore[misc]

@@ -331,7 +331,8 @@ def test_a_whole_file_bomb_is_read_in_bounded_memory(tmp_path: Path) -> None:
                           text=True, timeout=120, check=True)
     skipped, peak_mb = done.stdout.rsplit(" ", 1)
     assert skipped == str([DAMAGED])
-    assert int(peak_mb) < 400  # the interpreter and its imports take ~100 MB
+    # The interpreter and the reader's imports take ~35 MB; one inflation step is 4 MiB.
+    assert int(peak_mb) < 150
 
 
 def test_garbage_named_like_an_archive_is_one_problem(tmp_path: Path) -> None:
