@@ -13,7 +13,8 @@ steps with equivalents that give the same floats in the same order:
 - the n-grams are read word by word: langdetect's buffer restarts after each
   space, so the n-grams of a word are those of ``" " + word`` (plus ``" "``
   when a space follows), in the same order, skipping a character that is
-  upper case after an upper-case one (langdetect's "capital word" rule);
+  upper case after an upper-case one (langdetect's "capital word" rule); a
+  word's n-grams are kept for the next texts (``Profiles.words``);
 - an update multiplies the probability vector by a matrix row plus the
   smoothing weight, the operations langdetect does per element; the
   normalising sum stays Python's ``sum``, in langdetect's order.
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -37,6 +38,8 @@ from langdetect.language import Language
 from langdetect.utils.ngram import NGram
 
 _SPACE_RUN = re.compile(" {2,}")
+MAX_CACHED_WORDS = 1 << 15
+"""Padded words whose n-grams are kept between texts (about 30 MB at most)."""
 
 
 class NormalizeTable(dict):
@@ -54,6 +57,12 @@ class Profiles:
     languages: list[str]
     rows: dict[str, int]
     matrix: np.ndarray
+    words: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    """The known n-grams of each padded word seen (``_word_ngrams``), shared by every
+    detector: a pure function of the word, and pages repeat the same function words.
+    The lists hold the profiles' own strings (``grams``), 8 bytes each."""
+    grams: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Each known n-gram mapped to itself, filled on first use: the one copy of it."""
 
     @classmethod
     def load(cls, directory: Path = Path(PROFILES_DIRECTORY)) -> Profiles:
@@ -94,6 +103,7 @@ class NgramDetector(Detector):
                                          langlist=profiles.languages, seed=seed))
         self.matrix = profiles.matrix
         self.table = table
+        self.words, self.grams = profiles.words, profiles.grams
 
     def append(self, text: str) -> None:
         text = self.URL_RE.sub(" ", text)
@@ -108,16 +118,16 @@ class NgramDetector(Detector):
             super().cleaning_text()
 
     def _extract_ngrams(self) -> list[str]:
-        known = self.word_lang_prob_map
+        known, cache = self.word_lang_prob_map, self.words
+        if len(cache) > MAX_CACHED_WORDS:
+            cache.clear()  # a bound on memory; dropping entries cannot change an answer
         words = self.text.translate(self.table).split(" ")
-        # Words recur (function words above all), and a word's n-grams
-        # depend only on the word and whether a space follows it.
-        seen: dict[str, list[str]] = {}
+        # A word's n-grams depend only on the word and whether a space follows it.
         found: list[str] = []
         for padded in [" " + word + " " for word in words[:-1] if word] + [" " + words[-1]]:
-            grams = seen.get(padded)
+            grams = cache.get(padded)
             if grams is None:
-                grams = seen[padded] = _word_ngrams(padded, known)
+                grams = cache[padded] = _word_ngrams(padded, known, self.grams)
             found += grams
         return found
 
@@ -139,10 +149,11 @@ class NgramDetector(Detector):
         return super()._sort_probability([float(p) for p in prob])
 
 
-def _word_ngrams(padded: str, known: dict[str, int]) -> list[str]:
-    """The known 1-, 2- and 3-grams ending at each character of ``padded`` after the first."""
+def _word_ngrams(padded: str, known: dict[str, int], canonical: dict[str, str]) -> list[str]:
+    """The known 1-, 2- and 3-grams ending at each character of ``padded`` after the first,
+    each as its ``canonical`` string."""
     grams = [padded[1:2], padded[:2]]
     for before, last, char in zip(padded, padded[1:], padded[2:], strict=False):
         if not (char.isupper() and last.isupper()):
             grams += (char, last + char, before + last + char)
-    return [gram for gram in grams if gram in known and gram != " "]
+    return [canonical.setdefault(gram, gram) for gram in grams if gram in known and gram != " "]
