@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum, auto
+from enum import IntEnum, auto
 
 from corpusbot.html.blocks import Block
 
@@ -46,8 +46,11 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 _SYMBOL_TOKEN = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 
 
-class Label(Enum):
-    """Boilerpipe's block labels (``DefaultLabels``) that the article chain reads."""
+class Label(IntEnum):
+    """Boilerpipe's block labels (``DefaultLabels``) that the article chain reads.
+
+    Integers, so that the sets of labels hash them in C (an ``Enum`` member's hash is a
+    Python call: a tenth of Boilerpipe's time went there)."""
 
     TITLE = auto()
     END_OF_TEXT = auto()
@@ -135,8 +138,12 @@ def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -
     text = block.text
     # isascii is a flag lookup: most blocks of most pages skip the search
     cjk = not text.isascii() and _HAS_CJK.search(text) is not None
-    words, wrapped_words, wrapped_lines = count_words(text, cjk)
-    anchors = anchor_words(block, words, cjk) if block.link_chars or block.link_words else 0
+    if cjk or len(text) > LINE_WIDTH or _SYMBOL_TOKEN.search(text) is not None:
+        words, wrapped_words, wrapped_lines = count_words(text, cjk)
+    else:  # most blocks: a line's length, every token a word (count_words, without its calls)
+        words = wrapped_words = len(text.split())
+        wrapped_lines = 1
+    anchors = anchor_words(block, words, cjk) if cjk else min(block.link_words, words)
     labels = path_labels.get(block.dom_path)
     if labels is None:
         labels = path_labels[block.dom_path] = path_labels_of(block)

@@ -53,35 +53,32 @@ class ContainerNames:
 
     def __init__(self, exempt: frozenset[etree._Element] = frozenset()) -> None:
         self._exempt = exempt
-        self._verdicts: dict[etree._Element, bool] = {}
+        # each element's outermost named container (None: none), found once per element
+        self._outermost: dict[etree._Element, etree._Element | None] = {}
         # pages repeat a few class/id strings on many elements; the name
         # patterns are costly, so each string is read once
         self._names: dict[str, bool] = {}
 
     def is_boilerplate(self, element: etree._Element) -> bool:
-        chain = []
-        node: etree._Element | None = element
-        verdict = False
-        while node is not None and node.tag != "body":
-            if node in self._verdicts:
-                verdict = self._verdicts[node]
-                break
-            chain.append(node)
-            node = node.getparent()
-        # from the outermost unseen ancestor inwards: once inside boilerplate, stay
-        for node in reversed(chain):
-            verdict = verdict or self._names_boilerplate(node)
-            self._verdicts[node] = verdict
-        return verdict
+        return self.container_of(element) is not None
 
     def container_of(self, element: etree._Element) -> etree._Element | None:
         """The outermost ancestor-or-self whose own name marks boilerplate, if any."""
-        outermost = None
+        chain = []
         node: etree._Element | None = element
+        outermost = None
+        known = self._outermost
         while node is not None and node.tag != "body":
-            if self._names_boilerplate(node):
-                outermost = node
+            if node in known:
+                outermost = known[node]
+                break
+            chain.append(node)
             node = node.getparent()
+        # from the outermost unseen ancestor inwards: inside a named container, stay in it
+        for node in reversed(chain):
+            if outermost is None and self._names_boilerplate(node):
+                outermost = node
+            known[node] = outermost
         return outermost
 
     def _names_boilerplate(self, element: etree._Element) -> bool:
