@@ -123,7 +123,7 @@ FEATURE_NAMES: tuple[str, ...] = tuple(_block_feature_names())
 """The columns of ``features``, in order; the shipped weights record them to check."""
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is slower to make
 class _Node:
     """What the features read of one element: a small id, the hint bits of its own
     ``class`` and ``id``, the hint and ancestor-tag bits of it and all its ancestors, and

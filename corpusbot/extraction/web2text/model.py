@@ -186,21 +186,21 @@ def viterbi(node: np.ndarray, edge: np.ndarray) -> np.ndarray:
     n = len(node)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
-    node_l, edge_l = node.tolist(), edge.tolist()
-    best0, best1 = node_l[0]
-    back = []
-    for i in range(1, n):
-        (e00, e01), (e10, e11) = edge_l[i - 1]
-        from0, from1 = best0 + e00, best1 + e10
-        to0 = (from1 > from0, max(from0, from1))
-        from0, from1 = best0 + e01, best1 + e11
-        to1 = (from1 > from0, max(from0, from1))
-        back.append((to0[0], to1[0]))
-        best0, best1 = to0[1] + node_l[i][0], to1[1] + node_l[i][1]
-    path = np.zeros(n, dtype=np.int8)
+    nodes, edges = node.tolist(), edge.tolist()
+    best0, best1 = nodes[0]
+    back: list[tuple[bool, bool]] = []
+    for ((e00, e01), (e10, e11)), (n0, n1) in zip(edges, nodes[1:], strict=True):
+        to0_from0, to0_from1 = best0 + e00, best1 + e10
+        to1_from0, to1_from1 = best0 + e01, best1 + e11
+        # a tie keeps label 0 as the previous label (what max() of the pair returns first)
+        from1_to0, from1_to1 = to0_from1 > to0_from0, to1_from1 > to1_from0
+        back.append((from1_to0, from1_to1))
+        best0 = (to0_from1 if from1_to0 else to0_from0) + n0
+        best1 = (to1_from1 if from1_to1 else to1_from0) + n1
+    path = [0] * n
     state = int(best1 > best0)
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, 0, -1):
         path[i] = state
-        if i:
-            state = int(back[i - 1][state])
-    return path
+        state = int(back[i - 1][state])
+    path[0] = state
+    return np.array(path, dtype=np.int8)
