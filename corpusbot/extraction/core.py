@@ -159,8 +159,9 @@ def read_page(
         return Unread("unparseable", decoded.encoding)
     if on_tree is not None:
         _call_on_tree(on_tree, root)
-    head = dom.read_head(root)
-    headline = titles.headline(root, head.title, head.og_title)
+    elements = dom.head_elements(root)
+    head = dom.read_head(root, elements)
+    headline = titles.headline(root, head.title, head.og_title, elements)
     dom.strip_invisible(root)
     blocks = segment(root)
     hints = (head.lang, _header(headers, "content-language"), head.meta_lang)

@@ -63,6 +63,24 @@ class Head:
     meta_lang: str | None = None
 
 
+@dataclass(slots=True, frozen=True)
+class HeadElements:
+    """The page's ``<meta>``, ``<title>`` and ``<h1>`` elements, in document order."""
+
+    metas: list[etree._Element]
+    titles: list[etree._Element]
+    h1s: list[etree._Element]
+
+
+def head_elements(root: etree._Element) -> HeadElements:
+    """One walk of the tree for what the head and the headline read (each a walk before:
+    on a large page the walk, in C, costs more than the reading)."""
+    found: dict[str, list[etree._Element]] = {"meta": [], "title": [], "h1": []}
+    for element in root.iter("meta", "title", "h1"):
+        found[element.tag].append(element)
+    return HeadElements(found["meta"], found["title"], found["h1"])
+
+
 class ParseError(ValueError):
     """The input holds no parseable HTML document."""
 
@@ -204,10 +222,12 @@ def _too_deep(parser: etree.HTMLParser) -> bool:
     return any("Excessive depth" in entry.message for entry in parser.error_log)
 
 
-def read_head(root: etree._Element) -> Head:
-    """Read titles and language hints before the head is cut."""
+def read_head(root: etree._Element, elements: HeadElements | None = None) -> Head:
+    """Read titles and language hints before the head is cut (``elements``: the root's
+    ``head_elements``, when already found)."""
+    elements = elements or head_elements(root)
     og_title = meta_lang = None
-    for meta in root.iter("meta"):
+    for meta in elements.metas:
         content = meta.get("content")
         if content is None:
             continue
@@ -218,7 +238,8 @@ def read_head(root: etree._Element) -> Head:
         if meta_lang is None and not LANGUAGE_METAS.isdisjoint(names):
             meta_lang = content
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    return Head(title=_clean(root.findtext(".//title")), og_title=_clean(og_title),
+    title = elements.titles[0].text if elements.titles else None
+    return Head(title=_clean(title), og_title=_clean(og_title),
                 lang=_clean(lang), meta_lang=_clean(meta_lang))
 
 

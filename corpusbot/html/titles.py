@@ -21,6 +21,8 @@ from collections.abc import Iterable
 
 from lxml import etree
 
+from corpusbot.html.dom import HeadElements, head_elements
+
 _SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:\u00b7\u2022\u00bb/]\s+")
 _WORD = re.compile(r"\w+")
 _NOT_ALNUM = re.compile(r"[\W_]+")
@@ -32,13 +34,16 @@ SITE_NAME_METAS = frozenset({"og:site_name", "application-name", "apple-mobile-w
 MIN_TITLE_OVERLAP = 0.5
 
 
-def headline(root: etree._Element, title: str | None, og_title: str | None) -> str | None:
-    """The article's headline, or ``None`` when the page declares none."""
-    names = site_names(root, title, og_title)
+def headline(root: etree._Element, title: str | None, og_title: str | None,
+             elements: HeadElements | None = None) -> str | None:
+    """The article's headline, or ``None`` when the page declares none (``elements``: the
+    root's ``dom.head_elements``, when already found)."""
+    elements = elements or head_elements(root)
+    names = site_names(elements.metas, title, og_title)
     og_title = strip_site_name(og_title, names) if og_title else None
     title = strip_site_name(title, names) if title else None
     declared = [_longest_part(t) for t in (og_title, title) if t]
-    h1s = [" ".join("".join(h1.itertext()).split()) for h1 in root.iter("h1")]
+    h1s = [" ".join("".join(h1.itertext()).split()) for h1 in elements.h1s]
     if not declared:
         # nothing to match against: a lone <h1> is the headline
         return h1s[0] if len(h1s) == 1 and h1s[0] else None
@@ -54,10 +59,11 @@ def headline(root: etree._Element, title: str | None, og_title: str | None) -> s
     return _longest_part(title) if title else None
 
 
-def site_names(root: etree._Element, title: str | None, og_title: str | None) -> set[str]:
-    """The names the page gives its site: declared in ``<meta>``, or shared by its titles."""
+def site_names(metas: Iterable[etree._Element], title: str | None, og_title: str | None,
+               ) -> set[str]:
+    """The names the page gives its site: declared in its ``metas``, or shared by its titles."""
     names = set()
-    for meta in root.iter("meta"):
+    for meta in metas:
         keys = {(meta.get(a) or "").strip().lower() for a in ("property", "name")}
         content = meta.get("content")
         if content and not SITE_NAME_METAS.isdisjoint(keys):
