@@ -46,7 +46,7 @@ def add_step_options(parser: argparse.ArgumentParser, extraction: bool = True) -
     if extraction:
         parser.add_argument("--no-metadata", dest="metadata", action="store_const",
                             const=False, default=None, help="leave out what pages declare "
-                            "about themselves (meta: dates, authors); saves about a tenth of "
+                            "about themselves (meta: dates, authors); saves about a sixth of "
                             "the processing")
 
 
