@@ -10,8 +10,9 @@ characters (line breaks left out), or it has more than ``new_line_ratio`` line
 breaks per word.
 
 Terminal punctuation is Unicode's Sentence_Terminal set, every script's.
-Words are corpusbot's tokens plus punctuation tokens, as datatrove's spaCy
-tokens include punctuation marks. Line breaks are counted as they stand: a
+Words are datatrove's on English pages (spaCy's English tokens, punctuation
+marks included: ``filters.english``), corpusbot's tokens plus punctuation
+tokens on other pages. Line breaks are counted as they stand: a
 paragraph break in corpusbot's text is a blank line, two breaks. A 0
 switches a rule off (``line_punct_thr`` 0 never drops).
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import tokens_with_punctuation
+from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
 from corpusbot.filters.gopher_repetition import repeats
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION
 from corpusbot.steps import Drop, PageState, Step
@@ -73,7 +74,9 @@ class FineWeb(Step):
         repeated = repeats(lines)[1] / max(len(text) - text.count("\n"), 1)
         if o.char_duplicates_ratio and repeated > o.char_duplicates_ratio:
             return "char-dup-ratio"
-        breaks = text.count("\n") / max(tokens_with_punctuation(state)[0], 1)
+        words = (len(english_words(state)) if is_english(state.lang)
+                 else tokens_with_punctuation(state)[0])
+        breaks = text.count("\n") / max(words, 1)
         if o.new_line_ratio and breaks > o.new_line_ratio:
             return "list-ratio"
         return None

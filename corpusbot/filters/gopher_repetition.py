@@ -10,10 +10,13 @@ the 5- to 10-grams that repeat an earlier one cover more than
 
 Thresholds and order are datatrove's ``GopherRepetitionFilter``; a 0
 switches a rule off. Paragraphs and lines are the text's (split on blank
-lines, on line breaks) and are compared as they are; n-grams are of
-corpusbot's tokens (case-folded, no punctuation), their characters counted
-as datatrove counts them (top n-grams with the spaces between their words,
-repeated n-grams without).
+lines, on line breaks) and are compared as they are. n-grams are of
+datatrove's words on English pages (spaCy's English tokens, as written,
+punctuation marks included: ``filters.english``) and of corpusbot's tokens on
+other pages (case-folded, no punctuation; Han and kana one per character,
+where spaCy's English tokeniser makes one word of a whole run); their
+characters are counted as datatrove counts them (top n-grams with the spaces
+between their words, repeated n-grams without).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpusbot.filters import validate
+from corpusbot.filters.counts import english_words, is_english
 from corpusbot.steps import Drop, PageState, Step
 
 NAME = "gopher_repetition"
@@ -71,7 +75,7 @@ class GopherRepetition(Step):
         text = state.text
         rule = self._pieces_rule(text)
         if rule is None:
-            grams = NGrams(state.words())
+            grams = NGrams(english_words(state) if is_english(state.lang) else state.words())
             rule = self._top_ngram_rule(grams, len(text)) or self._dup_ngram_rule(grams, len(text))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
