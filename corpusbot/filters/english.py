@@ -51,15 +51,20 @@ def _char_class(test: Callable[[str], bool], *blocks: tuple[int, int]) -> str:
                    for first, last in ranges)
 
 
-# spaCy's letters come in two kinds. Those of the cased alphabets it lists (Latin with IPA and
-# its extensions, Greek, Cyrillic, full-width Latin) are lower or upper case; every character
-# of the blocks of the uncased scripts it lists (Hebrew, Arabic, the Brahmic scripts of India
-# and Sri Lanka, Ethiopic, Hangul, kana, Han) counts as a lower-case, an upper-case letter and a
-# letter at once, which is why "된다." loses its period as "done." does. Measured against spaCy
-# 3.8's classes (tests/filters/test_english.py): Other scripts (Thai, Armenian, Georgian ...)
-# have no letters there.
-_CASED = ((0x41, 0x7A), (0xC0, 0x2AF), (0x386, 0x4E9), (0x1D00, 0x1D9A), (0x1E00, 0x1EFF),
-          (0x2C60, 0x2C7F), (0xA722, 0xA7FA), (0xAB30, 0xAB64), (0xFF21, 0xFF5A))
+# spaCy's letters come in two kinds. Those of the cased alphabets it lists are lower or upper
+# case: Latin with its extensions (IPA letters all lower case), full-width Latin, and the
+# Greek and Cyrillic letters of the Greek, Russian, Ukrainian, Tatar and Macedonian alphabets.
+# Every character of the blocks of the uncased scripts it lists (Hebrew, Arabic, the Brahmic
+# scripts of India and Sri Lanka, Ethiopic, Hangul, kana, Han) counts as a lower-case, an
+# upper-case letter and a letter at once, which is why "된다." loses its period as "done."
+# does. Other scripts (Thai, Armenian, Georgian ...) have no letters there. Checked against
+# spaCy 3.8's classes in tests/filters/test_english.py.
+_LATIN = ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x1BF), (0x1C4, 0x24F), (0x1D00, 0x1D25),
+          (0x1D6B, 0x1D77), (0x1D79, 0x1D9A), (0x1E00, 0x1EFF), (0x2C60, 0x2C7B), (0x2C7E, 0x2C7F),
+          (0xA722, 0xA76F), (0xA771, 0xA787), (0xA78B, 0xA78E), (0xA790, 0xA7B9), (0xA7FA, 0xA7FA),
+          (0xAB30, 0xAB5A), (0xAB60, 0xAB64), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A))
+_GREEK_CYRILLIC_LOWER = "α-ωάέίόώήύа-яёіїєґәөүҗңһѓѕјљњќѐѝ"
+_GREEK_CYRILLIC_UPPER = "Α-ΩΆΈΊΌΏΉΎА-ЯЁІЇЄҐӘӨҮҖҢҺЃЅЈЉЊЌЀЍ"
 _UNCASED = ((0x591, 0x5F4), (0x620, 0x64A), (0x66E, 0x6D5), (0x6E5, 0x6FF), (0x750, 0x77F),
             (0x8A0, 0x8BD), (0x900, 0x9FF), (0xB80, 0xCFF), (0xD80, 0xDFF), (0x1100, 0x11FF),
             (0x1200, 0x137F), (0x2E80, 0x2FDF), (0x2FF0, 0x30FF), (0x31C0, 0x31EF),
@@ -67,10 +72,11 @@ _UNCASED = ((0x591, 0x5F4), (0x620, 0x64A), (0x66E, 0x6D5), (0x6E5, 0x6FF), (0x7
             (0xFB1D, 0xFBB1), (0xFBD3, 0xFD3D), (0xFD50, 0xFDC7), (0xFDF0, 0xFDFB),
             (0xFE30, 0xFE4F), (0xFE70, 0xFEFC), (0x1EE00, 0x1EEBB), (0x1F200, 0x1F2FF),
             (0x20000, 0x2A6DF), (0x2A700, 0x2EBEF), (0x2F800, 0x2FA1F))
-_ANY = _char_class(lambda char: True, *_UNCASED)
-_LOWER = _char_class(str.islower, *_CASED) + _ANY
-_UPPER = _char_class(str.isupper, *_CASED) + _ANY
-_ALPHA = _char_class(str.isalpha, *_CASED) + _ANY
+_ANY = _char_class(lambda char: True, (0x250, 0x2AF), *_UNCASED)
+_LOWER = _char_class(str.islower, *_LATIN) + _GREEK_CYRILLIC_LOWER + _ANY
+_UPPER = _char_class(str.isupper, *_LATIN) + _GREEK_CYRILLIC_UPPER + _char_class(
+    lambda char: True, *_UNCASED)
+_ALPHA = _char_class(str.isalpha, *_LATIN) + _GREEK_CYRILLIC_LOWER + _GREEK_CYRILLIC_UPPER + _ANY
 # Symbols (Unicode category So: arrows, boxes, dingbats, emoji) are split off wherever they are.
 _ICONS = _char_class(lambda char: unicodedata.category(char) == "So",
                      (0xA0, 0x2FFF), (0x3000, 0x33FF), (0x4DC0, 0x4DFF), (0xA000, 0xFFFF),
@@ -93,11 +99,17 @@ _INFIX = re.compile(rf"\.\.+|…|[{_ICONS}]|(?<=[0-9])[-+*^](?=[0-9-])"
 # Whitespace that spaCy makes a token of: anything between two words but one plain space.
 _GAP = re.compile(r"(\s{2,}|[^\S ]\s*)")
 _INFIX_CHAR = re.compile(rf"[-.…,+*^–—~:<>=/{_ICONS}]")
-# A web address stays one token: host labels, a lower-case top-level domain, port, path.
+# A web address stays one token: host labels and a lower-case top-level domain, or a public
+# IPv4 address (not 10., 127., 169.254., 192.168., 172.16-31.; first byte 1-223, last 1-254),
+# then port and path.
 _HOST_CHAR = "0-9A-Za-z\u00a1-\uffff"
+_BYTE = r"(?:25[0-5]|2[0-4]\d|1?\d{1,2})"
+_PUBLIC_IP = (r"(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})"
+              r"(?!172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2})"
+              rf"(?:22[0-3]|2[01]\d|1\d\d|[1-9]\d?)(?:\.{_BYTE}){{2}}\.(?:25[0-4]|2[0-4]\d|1\d\d|[1-9]\d?)")
 _URL = re.compile(rf"(?:[\w+\-.]{{2,}}://)?(?:\S+(?::\S*)?@)?"
-                  rf"(?:(?:[{_HOST_CHAR}][{_HOST_CHAR}_-]{{0,62}})?[{_HOST_CHAR}]\.)+"
-                  rf"[{_LOWER}]{{2,63}}(?::\d{{2,5}})?(?:[/?#]\S*)?")
+                  rf"(?:{_PUBLIC_IP}|(?:(?:[{_HOST_CHAR}][{_HOST_CHAR}_-]{{0,62}})?[{_HOST_CHAR}]\.)+"
+                  rf"[{_LOWER}]{{2,63}})(?::\d{{2,5}})?(?:[/?#]\S*)?")
 
 
 def _contractions() -> dict[str, list[str]]:
@@ -353,18 +365,25 @@ def _pieces_and_chunks(text: str) -> tuple[list[str | None], list[int]]:
     return tokens, chunk_of
 
 
-# spaCy's sentenciser ends a sentence at Unicode's Sentence_Terminal marks less these, which its
-# list leaves out (Arabic, Samaritan, Khmer, Balinese, Sogdian and others; none English).
-_NOT_SENTENCE_ENDS = frozenset(map(chr, (
-    0x61D, 0x61E, 0x837, 0x839, 0x83D, 0x83E, 0x1B4E, 0x1B4F, 0x1B7D, 0x1B7E, 0x1B7F, 0x17D4,
-    0x17D5, 0x17D6, 0x17D9, 0x17DA, 0x2024, 0x2CF9, 0x2CFA, 0x2CFB, 0x2E53, 0x2E54, 0x2E60,
-    0x2E61, 0xFE12, 0xFE15, 0xFE16, *range(0x10F55, 0x10F5A), *range(0x10F86, 0x10F8A), 0x11944,
-    0x11946, 0x113D4, 0x113D5, 0x11EF7, 0x11EF8, 0x11F43, 0x11F44, 0x16D6E, 0x16D6F, 0x16E98)))
+# datatrove's list of sentence-ending marks is Unicode's Sentence_Terminal set of an earlier
+# version: it lacks these (U+2024 one dot leader, vertical presentation forms, Balinese, Coptic,
+# Tulu-Tigalari, Kirat Rai); on English pages FineWeb's line rule and the Gopher words read it.
+_NEWER_TERMINALS = frozenset(map(chr, (
+    0x1B4E, 0x1B4F, 0x1B7F, 0x2024, 0x2CF9, 0x2CFA, 0x2CFB, 0x2E60, 0x2E61, 0xFE12, 0xFE15,
+    0xFE16, 0x113D4, 0x113D5, 0x16D6E, 0x16D6F)))
+DATATROVE_TERMINAL_PUNCTUATION = tuple(c for c in TERMINAL_PUNCTUATION if c not in _NEWER_TERMINALS)
+"""The sentence-ending marks of datatrove's ``TERMINAL_PUNCTUATION``."""
+# spaCy's sentenciser ends a sentence at fewer still: its list leaves out these too (Arabic,
+# Samaritan, Khmer, Sogdian and others; none English).
+_NOT_SENTENCE_ENDS = _NEWER_TERMINALS | frozenset(map(chr, (
+    0x61D, 0x61E, 0x837, 0x839, 0x83D, 0x83E, 0x1B7D, 0x1B7E, 0x17D4, 0x17D5, 0x17D6, 0x17D9,
+    0x17DA, 0x2E53, 0x2E54, *range(0x10F55, 0x10F5A), *range(0x10F86, 0x10F8A), 0x11944,
+    0x11946, 0x11EF7, 0x11EF8, 0x11F43, 0x11F44, 0x16E98)))
 _SENTENCE_ENDS = frozenset(TERMINAL_PUNCTUATION) - _NOT_SENTENCE_ENDS
 _CJK_SYMBOLS = "％１〈、━【「」，】；《∶．（？！：～〉》）。"
 SYMBOLS = "".join(sorted({*string.punctuation, *"—”“„’´–«…►»", *_CJK_SYMBOLS,
                           *map(chr, range(9)), *map(chr, range(11, 32)), *map(chr, range(127, 160)),
-                          *TERMINAL_PUNCTUATION}))
+                          *DATATROVE_TERMINAL_PUNCTUATION}))
 """The characters a token made only of does not count as a word in datatrove's Gopher
 quality filter (its ``PUNCTUATION_SET``: ASCII and CJK punctuation, the full-width digit one,
 control characters and every sentence-ending mark)."""

@@ -9,7 +9,8 @@ that repeat an earlier one hold more than ``char_duplicates_ratio`` of its
 characters (line breaks left out), or it has more than ``new_line_ratio`` line
 breaks per word.
 
-Terminal punctuation is Unicode's Sentence_Terminal set, every script's.
+Terminal punctuation is Unicode's Sentence_Terminal set, every script's (on
+English pages datatrove's list of it, which lacks 16 marks of a later Unicode).
 Words are datatrove's on English pages (spaCy's English tokens, punctuation
 marks included: ``filters.english``), corpusbot's tokens plus punctuation
 tokens on other pages. Line breaks are counted as they stand: a
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from corpusbot.filters import validate
 from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
+from corpusbot.filters.english import DATATROVE_TERMINAL_PUNCTUATION
 from corpusbot.filters.gopher_repetition import repeats
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION
 from corpusbot.steps import Drop, PageState, Step
@@ -65,7 +67,8 @@ class FineWeb(Step):
         lines = [line for line in text.split("\n") if line.strip()]
         if not lines:
             return "empty"
-        ratio = sum(line.endswith(TERMINAL_PUNCTUATION) for line in lines) / len(lines)
+        ends = DATATROVE_TERMINAL_PUNCTUATION if is_english(state.lang) else TERMINAL_PUNCTUATION
+        ratio = sum(line.endswith(ends) for line in lines) / len(lines)
         if ratio < o.line_punct_thr and not (ratio == 0 and o.line_punct_exclude_zero):
             return "line-punct-ratio"
         short = sum(len(line) <= o.short_line_length for line in lines) / len(lines)
