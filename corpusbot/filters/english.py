@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001  (the marks of the tokeniser's rules are the point here)
+# ruff: noqa: RUF001, RUF002, RUF003  (the marks of the tokeniser's rules are the point here)
 """English tokens as datatrove counts them, without spaCy.
 
 datatrove's Gopher, FineWeb and C4 filters count the tokens of spaCy's blank
@@ -18,6 +18,7 @@ benchmarks/quality_vs_datatrove.py).
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import unicodedata
@@ -203,11 +204,19 @@ def english_tokens(text: str) -> list[str]:
         elif _word_and_mark(chunk):
             out += (chunk[:-1], chunk[-1])
         else:
-            pieces = _chunk_tokens(chunk, SPECIAL_CASES)
-            if len(pieces) > 1 and _special_case_within(pieces):
+            pieces, merges = _cut(chunk)
+            if merges:
                 return [token for token in _merged_tokens(text) if token is not None]
             out += pieces
     return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cut(chunk: str) -> tuple[tuple[str, ...], bool]:
+    """The pieces the rules cut ``chunk`` into, and whether a special case among them changes
+    them. Kept for the chunks seen last: the same ones come back ("it’s", "(the", "2024,")."""
+    pieces = _chunk_tokens(chunk, SPECIAL_CASES)
+    return tuple(pieces), len(pieces) > 1 and _special_case_within(pieces)
 
 
 def _word_and_mark(chunk: str) -> bool:
@@ -308,14 +317,19 @@ _MERGE_FIRST = frozenset(pieces[0] for pieces in _MERGES)
 _MERGE_LONGEST = max(map(len, _MERGES))
 # Marks that come off the end of a word alone, whatever precedes them.
 _TRAILING = frozenset(",;:!?)]}\"'”’»") - {pieces[1] for pieces in _MERGES if len(pieces) == 2}
+# Most found merge back into what they were ("it", "’s" is the special case "it’s", cut so).
+_CHANGES = {pieces: text for pieces, text in _MERGES.items() if list(pieces) != SPECIAL_CASES[text]}
+_CHANGE_FIRST = frozenset(pieces[0] for pieces in _CHANGES)
 
 
 def _special_case_within(pieces: list[str]) -> bool:
-    """Whether some run of ``pieces`` is a special case as the rules cut it."""
+    """Whether some run of ``pieces`` is a special case, as the rules cut it, that the special
+    case's own tokens change. Where none is, spaCy's merges change nothing in the text: a run
+    across a space only keeps others from merging."""
     for index, piece in enumerate(pieces):
-        if piece in _MERGE_FIRST:
+        if piece in _CHANGE_FIRST:
             for size in range(2, min(_MERGE_LONGEST, len(pieces) - index) + 1):
-                if tuple(pieces[index:index + size]) in _MERGES:
+                if tuple(pieces[index:index + size]) in _CHANGES:
                     return True
     return False
 
