@@ -73,3 +73,23 @@ def test_datatroves_c4_ends_lines_only_with_ascii_punctuation():
     [difference] = compare([record], ["c4"])["differences"]
     assert (difference["datatrove"], difference["corpusbot"]) == ("too_few_sentences", None)
     assert cause(difference, record).startswith("terminal punctuation:")
+
+
+def test_datatrove_compares_repeated_ngrams_with_their_words_run_together():
+    # datatrove's duplicated n-grams are compared as their words joined without spaces, so
+    # "no where river boats carry" repeats "now here river boats carry"; corpusbot compares the
+    # words themselves (hashes of them, then a scan of the tuples). The only way left for the
+    # two to decide differently on an English page; no gold page comes near it (100 %).
+    pairs = [("now here", "no where"), ("into the", "in tothe"), ("apart time", "a parttime"),
+             ("together", "to gether"), ("nowhere", "now here"), ("in deed", "indeed")]
+    middles = ["river boats carry", "old mills stand", "farm roads wind", "autumn rains fall",
+               "village bells ring", "market stalls open"]
+    text = " ".join(f"{a} {middle} grain north. {b} {middle} wheat south."
+                    for (a, b), middle in zip(pairs, middles, strict=True))
+    record = {"set": "pinned", "key": "joined", "lang": "en", "text": text}
+    result = compare([record], ["gopher_repetition"])
+    assert result["tokens"] == {"en/pages": 1, "en/same": 1}  # the same words, one by one
+    [difference] = result["differences"]
+    assert difference["datatrove"].startswith("duplicated_")
+    assert difference["corpusbot"] is None
+    assert cause(difference, record).startswith("n-grams: datatrove compares the words of")
