@@ -181,16 +181,10 @@ class NGrams:
 
 
 def repeats(pieces: list[str]) -> tuple[int, int]:
-    """How many of ``pieces`` repeat an earlier one, and their characters."""
-    seen: set[str] = set()
-    count = characters = 0
-    for piece in pieces:
-        if piece in seen:
-            count += 1
-            characters += len(piece)
-        else:
-            seen.add(piece)
-    return count, characters
+    """How many of ``pieces`` repeat an earlier one, and their characters: all of them less
+    the distinct ones, each counted once (a repeat is equal to its first)."""
+    distinct = set(pieces)
+    return len(pieces) - len(distinct), sum(map(len, pieces)) - sum(map(len, distinct))
 
 
 def repeated_ngram_chars(words: list[str], n: int) -> int:
