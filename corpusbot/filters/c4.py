@@ -41,6 +41,7 @@ CITATION = re.compile(r"\[\d*]|\[edit]|\[citation needed]")
 LINE_END = (*TERMINAL_PUNCTUATION, '"', "'")
 POLICY_PHRASES = ("terms of use", "privacy policy", "cookie policy", "uses cookies",
                   "use of cookies", "use cookies")
+_POLICY = re.compile("|".join(map(re.escape, POLICY_PHRASES)))
 
 
 @dataclass(slots=True, frozen=True)
@@ -114,7 +115,7 @@ class C4(Step):
             line = cut
         if o.filter_no_terminal_punct and (not line.endswith(LINE_END) or line.endswith("...")):
             return _removed(state, "no-terminal-punctuation", original)
-        count = (len(tokens(line)) if is_unspaced(line) and not is_english(state.lang)
+        count = (len(tokens(line)) if not is_english(state.lang) and is_unspaced(line)
                  else len(words))
         if count < o.min_words_per_line:
             return _removed(state, "too-few-words", original)
@@ -129,7 +130,7 @@ class C4(Step):
             return _removed(state, "javascript", original)
         if o.filter_curly_bracket and "{" in line:
             raise _PageDropped("curly-bracket")
-        if o.filter_policy and any(phrase in lowered for phrase in POLICY_PHRASES):
+        if o.filter_policy and _POLICY.search(lowered):
             return _removed(state, "policy", original)
         return line
 

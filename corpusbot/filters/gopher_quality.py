@@ -26,6 +26,7 @@ case-folded.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import filterfalse
@@ -154,15 +155,16 @@ def _english_words(state: PageState) -> Words:
     """datatrove's counts: spaCy's tokens, words those with a character other than
     punctuation, stop words as written."""
     tokens = english_words(state)
-    # Most tokens are all letters: a word, with a letter. Only the others are looked into.
-    others = list(filterfalse(str.isalpha, tokens))
-    count = alpha = len(tokens) - len(others)
-    characters = sum(map(len, tokens)) - sum(map(len, others))
-    for token in others:
+    # Most tokens are all letters: a word, with a letter. Only the others are looked into,
+    # each distinct one once (most are the same few marks: ",", ".", "'s").
+    others = Counter(filterfalse(str.isalpha, tokens))
+    count = alpha = len(tokens) - others.total()
+    characters = sum(map(len, tokens)) - sum(len(token) * n for token, n in others.items())
+    for token, n in others.items():
         if token.strip(SYMBOLS):
-            count += 1
-            characters += len(token)
-            alpha += any(map(str.isalpha, token))
+            count += n
+            characters += len(token) * n
+            alpha += n * any(map(str.isalpha, token))
     return Words(count, characters / count if count else None, len(tokens), alpha, tokens)
 
 
