@@ -6,10 +6,14 @@
 
 On the first ``--records`` records of the WARC, one core, in one run:
 
-- ``corpusbot warc -j 1`` (a subprocess, wall time): the reference;
-- the fineweb preset's quality steps over every document it keeps, timed in
-  process, next to the Processor's own time for the same pages: the preset's
-  cost as a share of the Processor's (and of the whole command's) time;
+- ``corpusbot warc -j 1`` (a subprocess, wall time, the default preset): the
+  reference;
+- ``corpusbot warc -j 1 --preset fineweb`` (a subprocess, wall time): what is
+  set against datatrove;
+- the preset's quality steps (every step the ``none`` preset does not run),
+  timed in process inside a Processor running the preset, next to that
+  Processor's own time for the same pages: the preset's cost as a share of the
+  Processor's and of ``corpusbot warc -j 1``'s time;
 - datatrove 0.10 doing the same work (a subprocess, wall time): WarcReader ->
   Trafilatura -> Gopher repetition -> Gopher quality -> C4 (no terminal
   punctuation rule) -> FineWeb -> JsonlWriter, one task, one worker. Its
@@ -35,11 +39,9 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.warcwriter import WARCWriter
 
 from corpusbot.archive.reader import ArchiveReader
-from corpusbot.document import Document
 from corpusbot.filters.registry import PRESETS
-from corpusbot.processor import Processor
-from corpusbot.refilter import build_steps
-from corpusbot.steps import PageState, Step
+from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.steps import Drop, PageState, Step
 
 DATATROVE = """
 import sys
@@ -82,10 +84,10 @@ def timed_command(arguments: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def corpusbot_warc(warc: Path) -> float:
+def corpusbot_warc(warc: Path, preset: str | None = None) -> float:
     with tempfile.TemporaryDirectory() as out:
         return timed_command([sys.executable, "-m", "corpusbot", "warc", str(warc), "-o", out,
-                              "-j", "1", "-q"])
+                              "-j", "1", "-q", *(["--preset", preset] if preset else [])])
 
 
 def datatrove_pipeline(warc: Path) -> float:
@@ -93,32 +95,39 @@ def datatrove_pipeline(warc: Path) -> float:
         return timed_command([sys.executable, "-c", DATATROVE, str(warc.parent), warc.name, out])
 
 
-def preset_cost(warc: Path, preset: str) -> dict[str, float]:
-    """Seconds in the Processor and in the preset's quality steps, for the same pages."""
-    steps = [s for s in build_steps(preset, {}) if isinstance(s, Step)]
-    processor, processing, filtering, documents = Processor(), 0.0, 0.0, 0
+class _Timed:
+    """A step whose ``apply`` adds its time to a running total."""
+
+    def __init__(self, step: Step) -> None:
+        self.step, self.name, self.seconds = step, step.name, 0.0
+
+    def apply(self, state: PageState) -> Drop | None:
+        started = time.perf_counter()
+        try:
+            return self.step.apply(state)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+
+def preset_cost(warc: Path, preset: str) -> dict:
+    """Seconds in a Processor running ``preset``, and in its quality steps, for the same
+    pages."""
+    processor = Processor(ProcessorOptions(preset=preset))
+    plain = {name for name, _ in PRESETS["none"]}
+    timed = {step.name: _Timed(step) for step in processor.steps if step.name not in plain}
+    processor.steps = [timed.get(step.name, step) for step in processor.steps]  # type: ignore
     processor.warm_up()
+    for step in timed.values():
+        step.seconds = 0.0
+    processing = 0.0
     for record in ArchiveReader().read(warc):
-        if record.page is None:
-            continue
-        started = time.perf_counter()
-        result = processor.process(record.page)
-        processing += time.perf_counter() - started
-        if not isinstance(result, Document):
-            continue
-        documents += 1
-        started = time.perf_counter()
-        _run_steps(steps, result, record.page)
-        filtering += time.perf_counter() - started
-    return {"processor_seconds": processing, "steps_seconds": filtering, "documents": documents}
-
-
-def _run_steps(steps: list[Step], doc: Document, page: object) -> None:
-    state = PageState(page=page, paragraphs=list(doc.paragraphs), lang=doc.lang,  # type: ignore[arg-type]
-                      lang_prob=doc.lang_prob)
-    for step in steps:
-        if step.apply(state):
-            return
+        if record.page is not None:
+            started = time.perf_counter()
+            processor.process(record.page)
+            processing += time.perf_counter() - started
+    return {"processor_seconds": processing,
+            "steps_seconds": sum(step.seconds for step in timed.values()),
+            "by_step": {name: round(step.seconds, 3) for name, step in timed.items()}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         warc = Path(folder) / "speed.warc.gz"
         pages = first_records(args.warc, args.records, warc)
-        runs = [(corpusbot_warc(warc), datatrove_pipeline(warc), preset_cost(warc, args.preset))
+        runs = [(corpusbot_warc(warc), corpusbot_warc(warc, args.preset),
+                 datatrove_pipeline(warc), preset_cost(warc, args.preset))
                 for _ in range(args.repeat)]
     result = _figures(pages, runs, args.preset)
     print(json.dumps(result, indent=1))
@@ -141,26 +151,29 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _figures(pages: int, runs: list[tuple[float, float, dict]], preset: str) -> dict:
-    corpusbot = min(run[0] for run in runs)
-    datatrove = min(run[1] for run in runs)
-    cost = min((run[2] for run in runs), key=lambda c: c["steps_seconds"])
-    processor = min(run[2]["processor_seconds"] for run in runs)
-    with_preset = corpusbot + cost["steps_seconds"]
+def _figures(pages: int, runs: list[tuple[float, float, float, dict]], preset: str) -> dict:
+    plain = min(run[0] for run in runs)
+    with_preset = min(run[1] for run in runs)
+    datatrove = min(run[2] for run in runs)
+    cost = min((run[3] for run in runs), key=lambda c: c["steps_seconds"])
+    processor = min(run[3]["processor_seconds"] for run in runs)
     return {
         "records": pages, "preset": preset, "uptime": os.getloadavg(),
-        "corpusbot_warc_j1_seconds": round(corpusbot, 2),
-        "corpusbot_warc_j1_pages_per_s": round(pages / corpusbot, 2),
+        "corpusbot_warc_j1_seconds": round(plain, 2),
+        "corpusbot_warc_j1_pages_per_s": round(pages / plain, 2),
         "preset_steps_seconds": round(cost["steps_seconds"], 3),
+        "preset_steps_by_step": cost["by_step"],
         "processor_seconds": round(processor, 2),
         "preset_cost_of_processor": round(cost["steps_seconds"] / processor, 4),
-        "preset_cost_of_warc_j1": round(cost["steps_seconds"] / corpusbot, 4),
+        "preset_cost_of_warc_j1": round(cost["steps_seconds"] / plain, 4),
+        "corpusbot_with_preset_seconds": round(with_preset, 2),
         "corpusbot_with_preset_pages_per_s": round(pages / with_preset, 2),
         "datatrove_seconds": round(datatrove, 2),
         "datatrove_pages_per_s": round(pages / datatrove, 2),
         "speedup_over_datatrove": round(datatrove / with_preset, 2),
-        "single_pass": [[round(a, 2), round(b, 2), round(c["steps_seconds"], 3)]
-                        for a, b, c in runs],
+        "single_pass": [{"warc_j1": round(a, 2), "warc_j1_preset": round(b, 2),
+                         "datatrove": round(c, 2), "preset_steps": round(d["steps_seconds"], 3),
+                         "speedup": round(c / b, 2)} for a, b, c, d in runs],
     }
 
 

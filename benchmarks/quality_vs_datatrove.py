@@ -9,7 +9,9 @@ filter pair runs with the same thresholds: Gopher quality, Gopher
 repetition, C4 (as published and as FineWeb runs it, without the
 terminal-punctuation rule) and FineWeb. datatrove runs as FineWeb ran it, with
 its English tokeniser (spaCy's, needs ``spacy``; no model download) and
-English stop words on every page; so on other languages a difference is
+English stop words on every page. On English pages corpusbot counts the same
+tokens (``corpusbot.filters.english``, checked here page by page against
+datatrove's ``split_into_words``); on other languages a difference is
 expected where corpusbot uses the page language's stop words or its own
 tokens. The result lists the agreement per filter for English and for other
 pages, and every page where the two decide differently, with both reasons.
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from corpusbot.filters.c4 import C4, C4Options
-from corpusbot.filters.counts import tokens_with_punctuation
+from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
 from corpusbot.filters.fineweb import FineWeb
 from corpusbot.filters.gopher_quality import GopherQuality
 from corpusbot.filters.gopher_repetition import (
@@ -85,6 +87,13 @@ def datatrove_verdict(dt_filter: Any, text: str, key: str) -> str | None:
     return result[1] if not result[0] else None
 
 
+def same_tokens(record: dict) -> bool:
+    """Whether corpusbot's English tokens of the text are datatrove's, one by one."""
+    from datatrove.utils.text import split_into_words
+
+    return english_words(state_of(record)) == split_into_words(record["text"])
+
+
 def our_verdict(step: Step, record: dict) -> str | None:
     """corpusbot's reason for dropping the text, or None when it keeps it."""
     drop = step.apply(state_of(record))
@@ -98,8 +107,12 @@ def compare(records: Iterable[dict], names: Iterable[str] = tuple(OURS)) -> dict
     steps = {name: OURS[name]() for name in names}
     totals: dict[str, Counter[str]] = {name: Counter() for name in names}
     differences: list[dict[str, Any]] = []
+    tokens: Counter[str] = Counter()
     for record in records:
-        group = "en" if record.get("lang") == "en" else "other"
+        group = "en" if is_english(record.get("lang") or "") else "other"
+        if group == "en":
+            tokens["en/pages"] += 1
+            tokens["en/same"] += same_tokens(record)
         for name in names:
             theirs = datatrove_verdict(dt_filters[name], record["text"], record["key"])
             ours = our_verdict(steps[name], record)
@@ -115,6 +128,7 @@ def compare(records: Iterable[dict], names: Iterable[str] = tuple(OURS)) -> dict
                 difference["cause"] = cause(difference, record)
                 differences.append(difference)
     return {"totals": {name: _shares(counts) for name, counts in totals.items()},
+            "tokens": dict(tokens),
             "unexplained": sum(d["cause"] is None for d in differences),
             "differences": differences}
 
@@ -125,17 +139,17 @@ NEAR = 0.03
 
 def cause(difference: dict[str, Any], record: dict) -> str | None:
     """Why corpusbot and datatrove decide differently on this page, or None if unexplained."""
-    return _language_cause(difference, record) or _tokens_cause(difference, record)
+    return (_language_cause(difference, record) or _tokens_cause(difference, record)
+            or _joined_ngram_cause(difference, record))
 
 
 def _language_cause(difference: dict[str, Any], record: dict) -> str | None:
     """Differences from what datatrove assumes of every page: English, ASCII punctuation."""
     name, lang, text = difference["filter"], difference.get("lang"), record["text"]
-    if name == "gopher_quality" and difference["datatrove"] == "gopher_enough_stop_words":
-        if lang != "en":
-            return (f"stop words: datatrove's English list on a {lang} page, corpusbot the "
-                    f"{lang} list")
-        return _stop_word_case_cause(text)
+    if (name == "gopher_quality" and difference["datatrove"] == "gopher_enough_stop_words"
+            and lang != "en"):
+        return (f"stop words: datatrove's English list on a {lang} page, corpusbot the "
+                f"{lang} list")
     if name.startswith("c4") and lang != "en" and _non_ascii_line_ends(text):
         return ("terminal punctuation: datatrove's C4 accepts only . ? ! \" ' at a line's end, "
                 "corpusbot every script's")
@@ -146,7 +160,10 @@ def _language_cause(difference: dict[str, Any], record: dict) -> str | None:
 
 
 def _tokens_cause(difference: dict[str, Any], record: dict) -> str | None:
-    """Differences near a threshold, where spaCy's tokens and corpusbot's count differently."""
+    """Differences near a threshold on other languages, where spaCy's English tokens and
+    corpusbot's own count differently."""
+    if is_english(difference.get("lang") or ""):
+        return None  # the same tokens: a difference on an English page has no such cause
     reasons = f"{difference['datatrove']} {difference['corpusbot']}"
     if "alpha" in reasons:
         counted, letters = tokens_with_punctuation(state_of(record))
@@ -169,23 +186,28 @@ def _tokens_cause(difference: dict[str, Any], record: dict) -> str | None:
     return None
 
 
-def _stop_word_case_cause(text: str) -> str | None:
-    words = text.split()
-    exact = {w for w in words if w in {"the", "be", "to", "of", "and", "that", "have", "with"}}
-    folded = {w.lower().strip(".,;:!?\"'()") for w in words} & {
-        "the", "be", "to", "of", "and", "that", "have", "with"}
-    if len(exact) < len(folded):
-        return (f"stop words: datatrove compares spaCy's tokens case-sensitively ({len(exact)} of "
-                f"Gopher's words as written), corpusbot case-folded ({len(folded)})")
-    return None
-
-
 _NON_ASCII_ENDS = frozenset(TERMINAL_PUNCTUATION) - set(".?!")
 
 
 def _non_ascii_line_ends(text: str) -> bool:
     return any(line.rstrip()[-1:] in _NON_ASCII_ENDS for line in text.splitlines()
                if line.strip())
+
+
+def _joined_ngram_cause(difference: dict[str, Any], record: dict) -> str | None:
+    """datatrove compares a duplicated n-gram's words run together ("no where" repeats "now
+    here"), corpusbot the words themselves."""
+    if "gram" not in f"{difference['datatrove']} {difference['corpusbot']}":
+        return None
+    from datatrove.pipeline.filters.gopher_repetition_filter import find_all_duplicate
+
+    words = english_words(state_of(record))
+    for n in range(5, 11):
+        joined, apart = find_all_duplicate(words, n), repeated_ngram_chars(words, n)
+        if joined != apart:
+            return (f"n-grams: datatrove compares the words of a {n}-gram run together "
+                    f"({joined} repeated characters), corpusbot the words ({apart})")
+    return None
 
 
 def _ngram_cause(record: dict) -> str:
@@ -230,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         result = recause(json.loads(args.output.read_text()), records)
     else:
         result = compare(records)
+    if result.get("tokens"):
+        print(f"tokens: {result['tokens']['en/same']} of {result['tokens']['en/pages']} English "
+              "pages cut exactly as datatrove's split_into_words")
     for name, counts in result["totals"].items():
         print(f"{name:18} en {counts.get('en/same', 0)}/{counts.get('en/pages', 0)} "
               f"({counts.get('en/agreement', 0):.2%})  other {counts.get('other/same', 0)}/"

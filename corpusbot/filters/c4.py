@@ -15,8 +15,10 @@ characters removed); paragraphs keep their breaks and one left empty goes.
 Every script: terminal punctuation is Unicode's Sentence_Terminal set (with
 the straight quotes C4 accepts), and a line in a script written without
 spaces (Chinese, Japanese, Thai ...) counts corpusbot's tokens as its words,
-since whitespace would make the whole line one word. A 0 switches a numeric
-rule off.
+since whitespace would make the whole line one word. On English pages words
+and sentences are counted as datatrove counts them: whitespace-separated
+words, and sentences as spaCy's sentenciser cuts spaCy's English tokens
+(``filters.english``). A 0 switches a numeric rule off.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import re
 from dataclasses import dataclass
 
 from corpusbot.filters import validate
+from corpusbot.filters.counts import is_english
+from corpusbot.filters.english import english_sentences
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION, is_unspaced, sentences
 from corpusbot.steps import Drop, PageState, Step
 from corpusbot.text import tokens
@@ -37,6 +41,7 @@ CITATION = re.compile(r"\[\d*]|\[edit]|\[citation needed]")
 LINE_END = (*TERMINAL_PUNCTUATION, '"', "'")
 POLICY_PHRASES = ("terms of use", "privacy policy", "cookie policy", "uses cookies",
                   "use of cookies", "use cookies")
+_POLICY = re.compile("|".join(map(re.escape, POLICY_PHRASES)))
 
 
 @dataclass(slots=True, frozen=True)
@@ -74,13 +79,14 @@ class C4(Step):
 
     def apply(self, state: PageState) -> Drop | None:
         kept_paragraphs, n_sentences, needed = [], 0, self.options.min_num_sentences
+        count_sentences = english_sentences if is_english(state.lang) else sentences
         try:
             for paragraph in state.paragraphs:
                 lines = [self._clean(line, state) for line in paragraph.splitlines()]
                 kept = [line for line in lines if line is not None]
                 # Counted only until enough: the count decides nothing past the minimum.
                 for line in kept if n_sentences < needed else ():
-                    n_sentences += sentences(line)
+                    n_sentences += count_sentences(line)
                 if kept:
                     kept_paragraphs.append("\n".join(kept))
         except _PageDropped as dropped:
@@ -109,7 +115,8 @@ class C4(Step):
             line = cut
         if o.filter_no_terminal_punct and (not line.endswith(LINE_END) or line.endswith("...")):
             return _removed(state, "no-terminal-punctuation", original)
-        count = len(tokens(line)) if is_unspaced(line) else len(words)
+        count = (len(tokens(line)) if not is_english(state.lang) and is_unspaced(line)
+                 else len(words))
         if count < o.min_words_per_line:
             return _removed(state, "too-few-words", original)
         return self._content_rules(line, original, state)
@@ -123,7 +130,7 @@ class C4(Step):
             return _removed(state, "javascript", original)
         if o.filter_curly_bracket and "{" in line:
             raise _PageDropped("curly-bracket")
-        if o.filter_policy and any(phrase in lowered for phrase in POLICY_PHRASES):
+        if o.filter_policy and _POLICY.search(lowered):
             return _removed(state, "policy", original)
         return line
 

@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+from corpusbot.filters.english import english_tokens
 from corpusbot.filters.scripts import spacy_like_counts
 from corpusbot.steps import PageState
 
-# A cache, not a measurement: the leading underscore keeps it out of any output of signals.
+# Caches, not measurements: the leading underscore keeps them out of any output of signals.
 _BY_PARAGRAPH = "_cache/quality/spacy_like_counts"
+_ENGLISH_BY_PARAGRAPH = "_cache/quality/english_tokens"
+
+
+def is_english(lang: str) -> bool:
+    """Whether a page in ``lang`` is counted as datatrove counts English (``english.py``)."""
+    return lang == "en" or lang.startswith("en-")
+
+
+def english_words(state: PageState) -> list[str]:
+    """The tokens spaCy's English tokeniser makes of the text, punctuation marks included:
+    what datatrove's filters count as words. Kept by paragraph (no token spans the blank
+    line between two), so that after an edit only the paragraphs it changed are cut again."""
+    cache: dict[str, list[str]] = state.signals.setdefault(_ENGLISH_BY_PARAGRAPH, {})
+    out: list[str] = []
+    for paragraph in state.paragraphs:
+        found = cache.get(paragraph)
+        if found is None:
+            found = cache[paragraph] = english_tokens(paragraph)
+        out += found
+    return out
 
 
 def tokens_with_punctuation(state: PageState) -> tuple[int, int]:

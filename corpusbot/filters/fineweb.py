@@ -9,9 +9,11 @@ that repeat an earlier one hold more than ``char_duplicates_ratio`` of its
 characters (line breaks left out), or it has more than ``new_line_ratio`` line
 breaks per word.
 
-Terminal punctuation is Unicode's Sentence_Terminal set, every script's.
-Words are corpusbot's tokens plus punctuation tokens, as datatrove's spaCy
-tokens include punctuation marks. Line breaks are counted as they stand: a
+Terminal punctuation is Unicode's Sentence_Terminal set, every script's (on
+English pages datatrove's list of it, which lacks 16 marks of a later Unicode).
+Words are datatrove's on English pages (spaCy's English tokens, punctuation
+marks included: ``filters.english``), corpusbot's tokens plus punctuation
+tokens on other pages. Line breaks are counted as they stand: a
 paragraph break in corpusbot's text is a blank line, two breaks. A 0
 switches a rule off (``line_punct_thr`` 0 never drops).
 """
@@ -21,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import tokens_with_punctuation
+from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
+from corpusbot.filters.english import DATATROVE_TERMINAL_PUNCTUATION
 from corpusbot.filters.gopher_repetition import repeats
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION
 from corpusbot.steps import Drop, PageState, Step
@@ -64,7 +67,8 @@ class FineWeb(Step):
         lines = [line for line in text.split("\n") if line.strip()]
         if not lines:
             return "empty"
-        ratio = sum(line.endswith(TERMINAL_PUNCTUATION) for line in lines) / len(lines)
+        ends = DATATROVE_TERMINAL_PUNCTUATION if is_english(state.lang) else TERMINAL_PUNCTUATION
+        ratio = sum(line.endswith(ends) for line in lines) / len(lines)
         if ratio < o.line_punct_thr and not (ratio == 0 and o.line_punct_exclude_zero):
             return "line-punct-ratio"
         short = sum(len(line) <= o.short_line_length for line in lines) / len(lines)
@@ -73,7 +77,9 @@ class FineWeb(Step):
         repeated = repeats(lines)[1] / max(len(text) - text.count("\n"), 1)
         if o.char_duplicates_ratio and repeated > o.char_duplicates_ratio:
             return "char-dup-ratio"
-        breaks = text.count("\n") / max(tokens_with_punctuation(state)[0], 1)
+        words = (len(english_words(state)) if is_english(state.lang)
+                 else tokens_with_punctuation(state)[0])
+        breaks = text.count("\n") / max(words, 1)
         if o.new_line_ratio and breaks > o.new_line_ratio:
             return "list-ratio"
         return None

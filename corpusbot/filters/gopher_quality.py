@@ -10,19 +10,30 @@ letter, or it has fewer than ``min_stop_words`` distinct stop words.
 
 Thresholds and order are datatrove's ``GopherQualityFilter`` (FineWeb's),
 where ``min_alpha_words_ratio`` is called ``max_non_alpha_words_ratio``. A 0
-switches a rule off. Words are corpusbot's tokens; the ratios that datatrove
-divides by spaCy's token count (punctuation marks included) divide by
-corpusbot's tokens plus the punctuation tokens (``quality.scripts``). Stop
-words: Gopher's eight for English, else the page language's list in
-``stopwords/`` (the union of all lists for a language without one).
+switches a rule off.
+
+On English pages the words are datatrove's, spaCy's English tokens
+(``filters.english``): the length rules count those with a character other
+than punctuation, the ratios divide by all of them, and Gopher's eight stop
+words are matched as written ("The" is not "the"), so every rule decides as
+in FineWeb. On other pages the words are corpusbot's tokens (Han and kana one
+per character, where spaCy's English tokeniser makes one word of a whole
+run); the ratios divide by them plus the punctuation tokens
+(``filters.scripts``); stop words are the page language's list in
+``stopwords/`` (the union of all lists for a language without one), compared
+case-folded.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import tokens_with_punctuation
+from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
+from corpusbot.filters.english import SYMBOLS
 from corpusbot.filters.scripts import is_unspaced
 from corpusbot.language import stoplists
 from corpusbot.steps import Drop, PageState, Step
@@ -66,34 +77,31 @@ class GopherQuality(Step):
     summary = "Gopher quality rules: length, word length, symbols, bullets, alphabetic words"
 
     def apply(self, state: PageState) -> Drop | None:
-        rule = (self._length_rule(state) or self._symbol_rule(state)
-                or self._lines_rule(state) or self._stop_words_rule(state))
+        words = _english_words(state) if is_english(state.lang) else _page_words(state)
+        rule = (self._length_rule(words) or self._symbol_rule(state.text, words)
+                or self._lines_rule(state.text, words) or self._stop_words_rule(state, words))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
-    def _length_rule(self, state: PageState) -> str | None:
+    def _length_rule(self, words: Words) -> str | None:
         o = self.options
-        words = state.words()
         # Fewer than 50 or more than 100,000 words.
-        if o.min_doc_words and len(words) < o.min_doc_words:
+        if o.min_doc_words and words.count < o.min_doc_words:
             return "too-few-words"
-        if o.max_doc_words and len(words) > o.max_doc_words:
+        if o.max_doc_words and words.count > o.max_doc_words:
             return "too-many-words"
-        # Mean word length outside 3 to 10 characters; not for a page written mostly in Han or
-        # kana, whose words corpusbot counts one per character (a mean of 1, measured on the
-        # Chinese gold pages, which the rule would drop every one of).
-        if mostly_per_character(words):
+        # Mean word length outside 3 to 10 characters.
+        if words.mean_length is None:
             return None
-        mean = sum(map(len, words)) / len(words) if words else 0.0
-        if o.min_avg_word_length and mean < o.min_avg_word_length:
+        if o.min_avg_word_length and words.mean_length < o.min_avg_word_length:
             return "short-words"
-        if o.max_avg_word_length and mean > o.max_avg_word_length:
+        if o.max_avg_word_length and words.mean_length > o.max_avg_word_length:
             return "long-words"
         return None
 
-    def _symbol_rule(self, state: PageState) -> str | None:
+    def _symbol_rule(self, text: str, words: Words) -> str | None:
         o = self.options
         # A symbol-to-word ratio above 0.1, for the hash symbol or the ellipsis.
-        text, counted = state.text, max(tokens_with_punctuation(state)[0], 1)
+        counted = max(words.tokens, 1)
         if o.max_symbol_word_ratio and text.count("#") / counted > o.max_symbol_word_ratio:
             return "hashes"
         ellipses = text.count("...") + text.count("…")
@@ -101,9 +109,9 @@ class GopherQuality(Step):
             return "ellipses"
         return None
 
-    def _lines_rule(self, state: PageState) -> str | None:
+    def _lines_rule(self, text: str, words: Words) -> str | None:
         o = self.options
-        lines = state.text.splitlines() or [""]
+        lines = text.splitlines() or [""]
         # More than 90 % of lines starting with a bullet point, or 30 % ending with an ellipsis.
         bullets = sum(line.lstrip().startswith(("•", "-")) for line in lines)
         if o.max_bullet_lines_ratio and bullets / len(lines) > o.max_bullet_lines_ratio:
@@ -112,21 +120,66 @@ class GopherQuality(Step):
         if o.max_ellipsis_lines_ratio and ellipses / len(lines) > o.max_ellipsis_lines_ratio:
             return "ellipsis-lines"
         # 80 % of words must contain at least one alphabetic character.
-        counted, alpha = tokens_with_punctuation(state)
-        counted = max(counted, 1)
-        if o.min_alpha_words_ratio and alpha / counted < o.min_alpha_words_ratio:
+        if o.min_alpha_words_ratio and words.alpha / max(words.tokens, 1) < o.min_alpha_words_ratio:
             return "few-alpha-words"
         return None
 
-    def _stop_words_rule(self, state: PageState) -> str | None:
+    def _stop_words_rule(self, state: PageState, words: Words) -> str | None:
         o = self.options
         # At least two of the stop words.
         if not o.min_stop_words:
             return None
         stop_words = o.stop_words or language_stop_words(state.lang)
-        if len(stop_words.intersection(state.words())) < o.min_stop_words:
+        if len(stop_words.intersection(words.vocabulary)) < o.min_stop_words:
             return "few-stop-words"
         return None
+
+
+@dataclass(slots=True, frozen=True)
+class Words:
+    """What the rules read of a text's words."""
+
+    count: int
+    """Words the length rules count."""
+    mean_length: float | None
+    """Their mean length in characters; None where the rule does not apply."""
+    tokens: int
+    """Tokens the ratios divide by, punctuation marks included."""
+    alpha: int
+    """Tokens with a letter."""
+    vocabulary: Collection[str]
+    """The words the stop words are looked up in."""
+
+
+def _english_words(state: PageState) -> Words:
+    """datatrove's counts: spaCy's tokens, words those with a character other than
+    punctuation, stop words as written."""
+    tokens = english_words(state)
+    # Most tokens are all letters: a word, with a letter. Only the others are looked into,
+    # each distinct one once (most are the same few marks: ",", ".", "'s").
+    others = Counter(filterfalse(str.isalpha, tokens))
+    count = alpha = len(tokens) - others.total()
+    characters = sum(map(len, tokens)) - sum(len(token) * n for token, n in others.items())
+    for token, n in others.items():
+        if token.strip(SYMBOLS):
+            count += n
+            characters += len(token) * n
+            alpha += n * any(map(str.isalpha, token))
+    return Words(count, characters / count if count else None, len(tokens), alpha, tokens)
+
+
+def _page_words(state: PageState) -> Words:
+    """corpusbot's counts, for every script: its own tokens, case-folded."""
+    words = state.words()
+    counted, alpha = tokens_with_punctuation(state)
+    # Not for a page written mostly in Han or kana, whose words corpusbot counts one per
+    # character (a mean of 1, measured on the Chinese gold pages, which the rule would drop
+    # every one of).
+    if not words or mostly_per_character(words):
+        mean = None if words else 0.0
+    else:
+        mean = sum(map(len, words)) / len(words)
+    return Words(len(words), mean, counted, alpha, words)
 
 
 def mostly_per_character(words: list[str]) -> bool:

@@ -54,16 +54,16 @@ def test_the_stop_word_difference_is_the_page_languages_list():
     assert cause(difference, record).startswith("stop words:")
 
 
-def test_datatrove_compares_stop_words_case_sensitively_corpusbot_case_folded():
+def test_stop_words_are_matched_as_written_on_english_pages():
     # Gopher's stop words only at the start of sentences: spaCy keeps "The" and "With",
-    # which datatrove's lower-case list does not match; corpusbot folds case.
+    # which datatrove's lower-case list does not match; on an English page corpusbot matches
+    # them as written too, and both drop the page.
     text = " ".join(["The river runs north past quiet farms and old mills.",
                      "With autumn rains, boats carry grain downstream every week."] * 6)
     record = {"set": "pinned", "key": "case", "lang": "en", "text": text}
-    [difference] = compare([record], ["gopher_quality"])["differences"]
-    assert (difference["datatrove"], difference["corpusbot"]) == ("gopher_enough_stop_words",
-                                                                  None)
-    assert cause(difference, record).startswith("stop words: datatrove compares")
+    result = compare([record], ["gopher_quality"])
+    assert result["differences"] == []
+    assert result["totals"]["gopher_quality"]["en/corpusbot_drops"] == 1
 
 
 def test_datatroves_c4_ends_lines_only_with_ascii_punctuation():
@@ -73,3 +73,23 @@ def test_datatroves_c4_ends_lines_only_with_ascii_punctuation():
     [difference] = compare([record], ["c4"])["differences"]
     assert (difference["datatrove"], difference["corpusbot"]) == ("too_few_sentences", None)
     assert cause(difference, record).startswith("terminal punctuation:")
+
+
+def test_datatrove_compares_repeated_ngrams_with_their_words_run_together():
+    # datatrove's duplicated n-grams are compared as their words joined without spaces, so
+    # "no where river boats carry" repeats "now here river boats carry"; corpusbot compares the
+    # words themselves (hashes of them, then a scan of the tuples). The only way left for the
+    # two to decide differently on an English page; no gold page comes near it (100 %).
+    pairs = [("now here", "no where"), ("into the", "in tothe"), ("apart time", "a parttime"),
+             ("together", "to gether"), ("nowhere", "now here"), ("in deed", "indeed")]
+    middles = ["river boats carry", "old mills stand", "farm roads wind", "autumn rains fall",
+               "village bells ring", "market stalls open"]
+    text = " ".join(f"{a} {middle} grain north. {b} {middle} wheat south."
+                    for (a, b), middle in zip(pairs, middles, strict=True))
+    record = {"set": "pinned", "key": "joined", "lang": "en", "text": text}
+    result = compare([record], ["gopher_repetition"])
+    assert result["tokens"] == {"en/pages": 1, "en/same": 1}  # the same words, one by one
+    [difference] = result["differences"]
+    assert difference["datatrove"].startswith("duplicated_")
+    assert difference["corpusbot"] is None
+    assert cause(difference, record).startswith("n-grams: datatrove compares the words of")

@@ -68,9 +68,15 @@ def test_sentences_are_counted_in_every_script():
 
 
 def test_a_chinese_line_is_long_enough_in_characters_not_spaces():
-    page = state("这是一个完整的句子。")
+    page = state("这是一个完整的句子。", lang="zh")
     assert step(min_words_per_line=3, filter_no_terminal_punct=True).apply(page) is None
     assert page.paragraphs == ["这是一个完整的句子。"]
+
+
+def test_on_an_english_page_a_line_has_its_whitespace_separated_words():
+    # As datatrove counts them: a quoted Chinese title is one word, and the line too short.
+    c4 = step(min_words_per_line=3)
+    assert reason(c4, "这是一个完整的句子。", lang="en") == "filter/c4/empty"
 
 
 def test_nothing_left_drops_the_page():
