@@ -159,7 +159,9 @@ class NGrams:
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         counts = np.diff(np.r_[starts, ordered.size])
         best = int(counts.max())
-        start = 0 if best == 1 else int(np.argmax(np.isin(hashes, ordered[starts[counts == best]])))
+        # kind="sort": numpy 2.0's table method overflows on uint64 hashes past the C long range
+        most = ordered[starts[counts == best]]
+        start = 0 if best == 1 else int(np.argmax(np.isin(hashes, most, kind="sort")))
         return (int(self.lengths[start:start + n].sum()) + n - 1) * best
 
     def repeated_chars_bound(self, n: int) -> int:
