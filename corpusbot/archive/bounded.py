@@ -57,14 +57,14 @@ MAX_LINE_BYTES = 1 << 20
 (cookies and long URLs included) stay under 64 KiB, and the cap bounds the memory a
 line of bomb zeros can take."""
 MAX_RECORD_BYTES_DEFAULT = 1 << 28
-# The most one read of the archive inflates at once: a 64 KiB block of a bomb inflates
-# to ~64 MiB in one call (and warcio copies it into its buffer), so the rest of the
-# block waits as zlib's unconsumed input for the next read.
-INFLATE_STEP = 1 << 22
 """Inflated bytes of one gzip member (one record) past which it is skipped unread:
 inflated at ~100 MB/s this is a few seconds, where a 10 MB bomb of 10 GiB would take
 minutes. Records that large are video and software, never pages; the reader skips
 them by resynchronising at the next gzip member, without inflating them."""
+INFLATE_STEP = 1 << 22
+"""The most one read of the archive inflates at once: a 64 KiB block of a bomb inflates
+to ~64 MiB in one call (and warcio copies it into its buffer), so the rest of the block
+waits as zlib's unconsumed input for the next read."""
 
 
 class ArchiveDamage(ValueError):

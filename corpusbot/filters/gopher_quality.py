@@ -190,6 +190,6 @@ def mostly_per_character(words: list[str]) -> bool:
 
 def language_stop_words(lang: str) -> frozenset[str]:
     """Gopher's eight for English, else the language's list from ``stopwords/``."""
-    if lang == "en" or lang.startswith("en-"):
+    if is_english(lang):
         return GOPHER_STOP_WORDS
     return stoplists.stoplist(lang)

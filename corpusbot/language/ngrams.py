@@ -39,7 +39,8 @@ from langdetect.utils.ngram import NGram
 
 _SPACE_RUN = re.compile(" {2,}")
 MAX_CACHED_WORDS = 1 << 15
-"""Padded words whose n-grams are kept between texts (about 30 MB at most)."""
+"""Padded words whose n-grams are kept between texts (about 13 MB at most: ~390 bytes a
+word measured on the gold pages, the n-gram strings shared through ``Profiles.grams``)."""
 
 
 class NormalizeTable(dict):
