@@ -127,7 +127,8 @@ FEATURE_NAMES: tuple[str, ...] = tuple(_block_feature_names())
 class _Node:
     """What the features read of one element: a small id, the hint bits of its own
     ``class`` and ``id``, the hint and ancestor-tag bits of it and all its ancestors, and
-    the ids of it and all its ancestors, innermost first; and its number of children."""
+    the ids of it and all its ancestors, innermost first; its number of children; and its
+    parent's record (``_NO_NODE`` above the root, whose own parent is itself)."""
 
     id: int
     own: int
@@ -135,9 +136,11 @@ class _Node:
     tags: int
     chain: tuple[int, ...]
     children: int
+    parent: _Node | None = None
 
 
 _NO_NODE = _Node(-1, 0, 0, 0, (), 0)
+_NO_NODE.parent = _NO_NODE
 
 
 class _Tree:
@@ -162,7 +165,7 @@ class _Tree:
         index = len(self.nodes) - 1  # after the parent's: None holds no id
         node = self.nodes[element] = _Node(index, own, parent.hints | own,
                                            parent.tags | _ANCESTOR_BIT.get(tag, 0),
-                                           (index, *parent.chain), len(element))
+                                           (index, *parent.chain), len(element), parent)
         return node
 
     @property
@@ -206,9 +209,9 @@ def features(blocks: Sequence[Block], stoplist: frozenset[str]) -> np.ndarray:
         return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float32)
     tree = _Tree()
     elements = [node_of(b) for b in blocks]
-    parent_elements = [n.getparent() if n is not None else None for n in elements]
-    nodes, parents = tree.read(elements), tree.read(parent_elements)
-    grandparents = tree.read([p.getparent() if p is not None else None for p in parent_elements])
+    nodes = tree.read(elements)
+    parents = [n.parent for n in nodes]
+    grandparents = [n.parent for n in parents]
     text = _text_statistics(blocks, stoplist)
     columns = [
         *_text_columns(blocks, text),
