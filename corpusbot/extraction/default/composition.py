@@ -119,8 +119,9 @@ ADJACENT_MIN_AGREED = 0.8
 ADJACENT_MIN_CHARS = 150
 
 
-def select(page: PageBlocks) -> list[Block]:
-    """The main-text blocks of the page, in document order.
+def select(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
+    """The main-text blocks of the page, in document order (``model``: the learned
+    fallback's, else the shipped one; cross-validation passes a fold's).
 
     A page whose visible blocks give nothing is read again with the content
     it hides (``<noscript>``, ``hidden``: pages rendered by scripts give
@@ -132,10 +133,10 @@ def select(page: PageBlocks) -> list[Block]:
     with_hidden = segment(page.root, skip_hidden=False)
     if len(with_hidden) > len(page.blocks):
         kept = compose(replace(page, blocks=with_hidden))
-    return kept or short_page(page.blocks) or learned_fallback(page)
+    return kept or short_page(page.blocks) or learned_fallback(page, model)
 
 
-def learned_fallback(page: PageBlocks) -> list[Block]:
+def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
     """The ``web2text`` labelling of a page where the composition keeps nothing.
 
     Both algorithms need paragraph-long text to call a block content; a page
@@ -148,7 +149,7 @@ def learned_fallback(page: PageBlocks) -> list[Block]:
     first sentence is a truncated capture, not a notice).
     """
     names = ContainerNames()
-    kept = [b for b in web2text.select(page)
+    kept = [b for b in web2text.select(page, model)
             if not names.is_boilerplate(b.element) and not _in_page_frame(b.element)]
     if sum(not _link_poor(b) for b in kept) < LINK_LIST_MIN:
         kept = [b for b in kept if _link_poor(b)]
