@@ -64,6 +64,19 @@ def test_a_boilerplate_name_on_the_articles_own_container_does_not_remove_it(wra
     assert [p[:2] for p in paragraphs] == ["0.", "1.", "2.", "3."]
 
 
+def test_an_article_inside_nested_named_wrappers_a_parser_left_open_is_kept():
+    # a newsletter popup whose wrappers are never closed: the article, and the rest of the
+    # page, end up three named containers deep (the aside, its outer and inner boxes)
+    html = page(
+        "<aside class='Popup-Overlay' id='Popup-Newsletter'><div class='Popup-Outer'>"
+        "<div class='Popup-Inner'><p>Get the newsletter</p><a href='#'>Close</a>"
+        f"<article class='entry'>{article(12)}</article>"
+        "<div class='share-buttons'><a href='#'>Share on X</a></div>"
+    )
+    paragraphs = extract(html).paragraphs
+    assert [p.split(".")[0] for p in paragraphs] == [str(i) for i in range(12)]
+
+
 def test_comments_below_an_article_are_still_cut():
     html = page(f"<article>{article(4)}</article>"
                 f"<div id='comments'><p>Reader one: {PARAGRAPH}</p></div>")
