@@ -9,7 +9,8 @@ is cut.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import lxml.html
 from lxml import etree
@@ -30,6 +31,8 @@ INVISIBLE_TAGS = (
 
 # Wrappers dropped but whose content stays.
 UNWRAPPED_TAGS = ("form", "layer", "param")
+SWALLOWED_LANDMARKS = ("main", "article")
+"""A button holding one of these is a parser's unclosed button, not a control."""
 
 # libxml2 stops nesting at 256 levels without XML_PARSE_HUGE, which is what
 # keeps 10^5-deep documents from exhausting the stack; huge_tree stays off
@@ -65,20 +68,22 @@ class Head:
 
 @dataclass(slots=True, frozen=True)
 class HeadElements:
-    """The page's ``<meta>``, ``<title>`` and ``<h1>`` elements, in document order."""
+    """The page's ``<meta>``, ``<title>``, ``<h1>`` and ``<button>`` elements, in document
+    order (the buttons for ``strip_invisible``)."""
 
     metas: list[etree._Element]
     titles: list[etree._Element]
     h1s: list[etree._Element]
+    buttons: list[etree._Element] = field(default_factory=list)
 
 
 def head_elements(root: etree._Element) -> HeadElements:
-    """One walk of the tree for what the head and the headline read (each a walk before:
-    on a large page the walk, in C, costs more than the reading)."""
-    found: dict[str, list[etree._Element]] = {"meta": [], "title": [], "h1": []}
-    for element in root.iter("meta", "title", "h1"):
+    """One walk of the tree for what the head, the headline and the cut read (each a walk
+    before: on a large page the walk, in C, costs more than the reading)."""
+    found: dict[str, list[etree._Element]] = {"meta": [], "title": [], "h1": [], "button": []}
+    for element in root.iter("meta", "title", "h1", "button"):
         found[element.tag].append(element)
-    return HeadElements(found["meta"], found["title"], found["h1"])
+    return HeadElements(found["meta"], found["title"], found["h1"], found["button"])
 
 
 class ParseError(ValueError):
@@ -243,8 +248,19 @@ def read_head(root: etree._Element, elements: HeadElements | None = None) -> Hea
                 lang=_clean(lang), meta_lang=_clean(meta_lang))
 
 
-def strip_invisible(root: etree._Element) -> None:
-    """Cut what no reader sees, keeping each cut element's tail text."""
+def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = ()) -> None:
+    """Cut what no reader sees, keeping each cut element's tail text.
+
+    ``buttons`` (``head_elements``) holding a page landmark are kept as
+    plain containers: when a menu button's inner ``<div>`` is left open,
+    libxml2 ignores its ``</button>`` (an HTML5 parser closes the button)
+    and the button swallows the rest of the page, ``<main>`` included.
+    wcxb-dev 0.8434 -> 0.8460 (four pages of one publishing platform, 0 ->
+    0.92-0.96), the other sets unchanged; 0.002 ms a page.
+    """
+    for button in buttons:
+        if next(button.iter(*SWALLOWED_LANDMARKS), None) is not None:
+            button.tag = "div"
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     etree.strip_tags(root, *UNWRAPPED_TAGS)
 

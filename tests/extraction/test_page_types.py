@@ -94,6 +94,30 @@ def test_an_unclosed_unknown_tag_in_the_head_does_not_hide_the_body(mode: str):
     assert paragraphs and paragraphs[0].startswith("0.")
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_menu_button_left_open_does_not_take_the_page_with_it(mode: str):
+    # the button's inner <div>s are never closed, so libxml2 ignores </button> and <main>
+    # lands inside it; buttons are cut as controls, and a button holding the page's
+    # landmark is a container instead
+    html = page(
+        "<header class='site-header'><div class='menu-top'>"
+        "<button class='menu-button' aria-label='Open menu'><div class='menu-button-inner'>"
+        "\n<div>\n</button></div><div class='menu-top__logo'><a href='/'>The Town Paper</a>"
+        "</div></div></header>"
+        f"<main class='main'><article><h1>Bridge to open in spring</h1>{article(5)}"
+        "</article></main><footer><p>Copyright The Town Paper</p></footer>"
+    )
+    paragraphs = extract(html, mode=mode).paragraphs
+    assert paragraphs and paragraphs[0].startswith("0.")
+    assert all(p.startswith(f"{i}.") for i, p in enumerate(paragraphs) if i < 5)
+
+
+def test_buttons_that_are_controls_stay_cut():
+    html = page(f"<article>{article(4)}<button class='share'>Share this story with "
+                "your friends and family today</button></article>")
+    assert "Share this story" not in extract(html).text
+
+
 def test_a_page_of_a_few_words_keeps_them():
     result = extract(b"<html><head><title>Test</title></head><body><p>Hello small world</p>"
                      b"</body></html>")
