@@ -1,22 +1,23 @@
-"""The compiled build against the pure one: ``extraction.py`` run in turn on both, on one install.
+"""The compiled build against the pure one, on one compiled install, in alternating processes.
 
-    taskset -c 1 .venv-compiled/bin/python benchmarks/compiled.py --rounds 3 \\
-        -- --sets scrapinghub --modes default web2text justext boilerpipe \\
-           --refs trafilatura --repeat 3
+    taskset -c 1 .venv-compiled/bin/python benchmarks/compiled.py --rounds 3 --repeat 3 \\
+        --sets scrapinghub --modes default web2text justext boilerpipe --refs trafilatura
 
-Each round runs ``benchmarks/extraction.py`` (the arguments after ``--``) twice in
-fresh processes: once with ``--python-sources`` (the compiled install's own
-Python sources: the pure build on the same packages), once compiled. The
-builds alternate, so a slow spell of a shared machine falls on both. Per set
-and extractor the table gives each build's ms/page and pages/s (best-of: each
-page's fastest pass, the best round; pass: the median single pass; loop: the
-median plain timed loop), the speed as a multiple of trafilatura's in the
-same process, and the ratio compiled/pure of the time a page takes: of the
-best-of figures; of the best-of speeds as multiples of trafilatura's (median
-over rounds; cancels a change of load between the two processes); of the
-single passes (median over rounds; on a busy machine the noisiest).
-The install must be a compiled one (README, "Compiled build"); ``--out``
-keeps every round's figures.
+Each round runs a fresh process per build: ``pure`` loads the install's own
+Python sources (``corpusbot.compiled.use_python_sources``), ``compiled`` its
+extension modules; the packages are the same. A process times every
+extractor (the modes, and the references of ``extraction.py`` called the same
+way) over the set ``--repeat`` times, interleaved, each call timed alone, and
+after each pass one plain loop with a single clock around all the calls.
+
+Two clocks: wall time (``perf_counter``), what a user waits for, and the
+process's CPU time (``process_time``), which a busy machine's other
+processes do not inflate (they take turns on the core; they still share its
+caches). Per build the tables give ms/page and pages/s: best-of (each page's
+fastest call over every pass of every round), the median single pass, and the
+median plain loop; then the ratio compiled/pure of each and the speed as a
+multiple of trafilatura's (best-of). The install must be a compiled one
+(README, "Compiled build").
 """
 
 from __future__ import annotations
@@ -27,84 +28,154 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+Page = tuple[bytes, str | None]
+Call = Callable[[bytes, str | None], str]
 HERE = Path(__file__).resolve().parent
 BUILDS = ("pure", "compiled")
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+WARM_UP_PAGES = 20
 
 
-def run_extraction(build: str, args: list[str], folder: Path, index: int) -> dict:
-    """One run of extraction.py on ``build``: its JSON figures."""
-    out = folder / f"{build}-{index}.json"
-    flags = ["--python-sources"] if build == "pure" else []
-    subprocess.run([sys.executable, str(HERE / "extraction.py"), *args, *flags,
-                    "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
-    figures = json.loads(out.read_text())
-    want = "pure Python" if build == "pure" else "compiled by mypyc"
-    if not figures["corpusbot_build"].startswith(want):
-        sys.exit(f"the {build} run loaded {figures['corpusbot_build']}: is this install "
-                 "compiled? (README, 'Compiled build')")
+def measure(args: argparse.Namespace) -> dict:
+    """One build's timings: ``set/extractor`` -> clock -> passes of per-page seconds, loops."""
+    from corpusbot import compiled
+
+    if args.worker == "pure":
+        compiled.use_python_sources()
+    import extraction  # beside this file
+
+    figures: dict = {"build": compiled.describe(), "runs": {}}
+    for name in args.sets:
+        gold = extraction.load_gold(extraction.resolve_set(name, args.bench), limit=args.limit)
+        pages = [(page.html, page.url) for page in gold]
+        calls = {ref: extraction.REFERENCES[ref](gold) for ref in args.refs}
+        calls |= {f"corpusbot {mode}": extraction.make_corpusbot(mode)(gold)
+                  for mode in args.modes}
+        for call in calls.values():
+            _timed_pass(call, pages[:WARM_UP_PAGES])
+        runs = {extractor: {"passes": {c: [] for c in CLOCKS}, "loops": {c: [] for c in CLOCKS}}
+                for extractor in calls}
+        for _ in range(args.repeat):
+            for extractor, call in calls.items():
+                for clock, seconds in _timed_pass(call, pages).items():
+                    runs[extractor]["passes"][clock].append(seconds)
+                for clock, seconds in _timed_loop(call, pages).items():
+                    runs[extractor]["loops"][clock].append(seconds)
+        figures["runs"] |= {f"{name}/{extractor}": run for extractor, run in runs.items()}
     return figures
 
 
-def rows(rounds: list[dict[str, dict]]) -> list[list[str]]:
-    """The table's rows: one per set and extractor, both builds side by side."""
-    keys = [(r["set"], r["extractor"]) for r in rounds[0]["pure"]["results"]
-            if r["status"] == "ok"]
-    table = []
-    for key in keys:
-        got = {b: [_entry(one[b], key) for one in rounds] for b in BUILDS}
-        pairs = list(zip(got["pure"], got["compiled"], strict=True))
-        best_ratio = (max(e["pages_per_s"] for e in got["pure"])
-                      / max(e["pages_per_s"] for e in got["compiled"]))
-        ratio = statistics.median(p["single_pass_pages_per_s"] / c["single_pass_pages_per_s"]
-                                  for p, c in pairs)
-        # each build's best-of speed as a multiple of trafilatura's in its own process
-        relative = statistics.median((p["speed_vs_trafilatura"] or 0.0)
-                                     / (c["speed_vs_trafilatura"] or 1.0) for p, c in pairs)
-        cells = [key[0], key[1]]
-        for build in BUILDS:
-            entries = got[build]
-            best = max(e["pages_per_s"] for e in entries)
-            single = statistics.median(e["single_pass_pages_per_s"] for e in entries)
-            loop = statistics.median(e["loop_pages_per_s"] for e in entries)
-            traf = statistics.median(e["speed_vs_trafilatura"] or 0.0 for e in entries)
-            cells += [f"{1000 / best:.3f} / {1000 / single:.3f} / {1000 / loop:.3f}",
-                      f"{best:.1f} / {single:.1f} / {loop:.1f}", f"{traf:.2f}"]
-        table.append([*cells, f"{best_ratio:.3f} / {relative:.3f} / {ratio:.3f}"])
-    return table
+def _timed_pass(call: Call, pages: list[Page]) -> dict[str, list[float]]:
+    """Each page's seconds by each clock."""
+    times: dict[str, list[float]] = {clock: [] for clock in CLOCKS}
+    for html, url in pages:
+        starts = {clock: read() for clock, read in CLOCKS.items()}
+        try:
+            call(html, url)
+        except Exception:  # a reference that fails on a page is timed all the same
+            pass
+        for clock, read in CLOCKS.items():
+            times[clock].append(read() - starts[clock])
+    return times
 
 
-def _entry(figures: dict, key: tuple[str, str]) -> dict:
-    return next(r for r in figures["results"] if (r["set"], r["extractor"]) == key)
+def _timed_loop(call: Call, pages: list[Page]) -> dict[str, float]:
+    """Seconds of one plain loop over the pages, one clock around all the calls."""
+    starts = {clock: read() for clock, read in CLOCKS.items()}
+    for html, url in pages:
+        try:
+            call(html, url)
+        except Exception:  # timed, not scored
+            continue
+    return {clock: read() - starts[clock] for clock, read in CLOCKS.items()}
 
 
-def markdown(table: list[list[str]]) -> str:
-    head = ["set", "extractor"]
+def run_worker(build: str, argv: list[str]) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--worker", build, *argv], check=True,
+                          capture_output=True, text=True)
+    figures = json.loads(done.stdout)
+    if (build == "pure") != (figures["build"] == "pure Python"):
+        sys.exit(f"the {build} process loaded {figures['build']}: is this install compiled? "
+                 "(README, 'Compiled build')")
+    return figures
+
+
+def summary(rounds: list[dict[str, dict]], clock: str) -> dict[str, dict[str, float]]:
+    """``build/key`` -> seconds a page: best, pass and loop, over every round."""
+    out: dict[str, dict[str, float]] = {}
     for build in BUILDS:
-        head += [f"{build} ms/page best / pass / loop", f"{build} pages/s best / pass / loop",
-                 f"{build} x traf. best"]
-    head.append("compiled / pure time: best / best vs traf. / pass")
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return "\n".join([*lines, *("| " + " | ".join(row) + " |" for row in table)])
+        for key in rounds[0][build]["runs"]:
+            passes = [p for one in rounds for p in one[build]["runs"][key]["passes"][clock]]
+            loops = [s for one in rounds for s in one[build]["runs"][key]["loops"][clock]]
+            pages = len(passes[0])
+            out[f"{build}/{key}"] = {
+                "best": sum(min(times) for times in zip(*passes, strict=True)) / pages,
+                "pass": statistics.median(sum(p) for p in passes) / pages,
+                "loop": statistics.median(loops) / pages,
+            }
+    return out
+
+
+def table(rounds: list[dict[str, dict]], clock: str) -> str:
+    figures = summary(rounds, clock)
+    keys = list(rounds[0]["pure"]["runs"])
+    head = ["set/extractor", *(f"{b} ms/page best / pass / loop" for b in BUILDS),
+            *(f"{b} pages/s best" for b in BUILDS), "compiled/pure time best / pass / loop",
+            *(f"{b} x traf. best" for b in BUILDS)]
+    lines = [f"{clock} clock:", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key in keys:
+        pure, comp = figures[f"pure/{key}"], figures[f"compiled/{key}"]
+        traf = {b: figures.get(f"{b}/{key.split('/')[0]}/trafilatura") for b in BUILDS}
+        cells = [key, *(" / ".join(f"{1000 * f[s]:.3f}" for s in ("best", "pass", "loop"))
+                        for f in (pure, comp)),
+                 *(f"{1 / f['best']:.1f}" for f in (pure, comp)),
+                 " / ".join(f"{comp[s] / pure[s]:.3f}" for s in ("best", "pass", "loop")),
+                 *(f"{traf[b]['best'] / f['best']:.2f}" if traf[b] else "-"
+                   for b, f in zip(BUILDS, (pure, comp), strict=True))]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    bench = Path(os.environ.get("CORPUSBOT_BENCH") or HERE.parents[1] / "shared" / "bench")
+    parser.add_argument("--bench", type=Path, default=bench, help=f"gold sets folder ({bench})")
+    parser.add_argument("--sets", nargs="+", default=["scrapinghub"])
+    parser.add_argument("--modes", nargs="*", default=["default", "web2text", "justext",
+                                                       "boilerpipe"])
+    parser.add_argument("--refs", nargs="*", default=["trafilatura"])
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--repeat", type=int, default=3, help="passes in each process")
+    parser.add_argument("--rounds", type=int, default=3, help="pure+compiled process pairs")
+    parser.add_argument("--out", type=Path, help="write every round's timings as JSON here")
+    parser.add_argument("--worker", choices=BUILDS, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def worker_argv(args: argparse.Namespace) -> list[str]:
+    """The arguments a worker process needs."""
+    argv = ["--bench", str(args.bench), "--repeat", str(args.repeat), "--sets", *args.sets,
+            "--modes", *args.modes, "--refs", *args.refs]
+    return argv + (["--limit", str(args.limit)] if args.limit else [])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3, help="pure+compiled pairs of runs")
-    parser.add_argument("--out", type=Path, help="write every round's figures as JSON here")
-    parser.add_argument("extraction_args", nargs="*", help="after --: extraction.py's arguments")
-    args = parser.parse_args(argv)
-    rounds = []
-    with tempfile.TemporaryDirectory() as folder:
-        for index in range(args.rounds):
-            rounds.append({build: run_extraction(build, args.extraction_args, Path(folder), index)
-                           for build in BUILDS})
-    print(markdown(rows(rounds)))
-    print(f"\n{args.rounds} rounds; load average now {os.getloadavg()[0]:.2f}")
+    args = parse_args(argv)
+    if args.worker:
+        print(json.dumps(measure(args)))
+        return 0
+    rounds = [{build: run_worker(build, worker_argv(args)) for build in BUILDS}
+              for _ in range(args.rounds)]
+    for clock in CLOCKS:
+        print(table(rounds, clock) + "\n")
+    print(f"{args.rounds} rounds x {args.repeat} passes; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.out:
-        args.out.write_text(json.dumps(rounds, indent=1) + "\n", encoding="utf-8")
+        args.out.write_text(json.dumps(rounds) + "\n", encoding="utf-8")
     return 0
 
 
