@@ -34,7 +34,8 @@ def missing_toolchain() -> str | None:
         import mypyc.build  # noqa: F401, PLC0415
     except ImportError:
         return "mypy is not installed (pip install 'corpusbot[compile]' first)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    # the compiler setuptools will call: $CC, else the one Python was built with
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}) on PATH"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():

@@ -54,11 +54,11 @@ def test_without_the_variable_the_build_is_pure(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_without_a_compiler_the_build_falls_back_to_pure(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
     pytest.importorskip("mypyc", reason="mypy (the compile extra) is not installed")
     monkeypatch.setenv("CORPUSBOT_COMPILE", "1")
-    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no cc, no gcc
+    monkeypatch.setenv("CC", "corpusbot-no-such-compiler")  # what setuptools would call
     with caplog.at_level(logging.WARNING):
         assert _setup_module()["extensions"]() == []
     assert "no C compiler" in caplog.text
