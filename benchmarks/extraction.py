@@ -321,6 +321,7 @@ def as_json(runs: list[Run], args: argparse.Namespace) -> dict:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "versions": {name: _version(name) for name in PACKAGES},
+        "corpusbot_build": _build(),
         "limit": args.limit,
         "repeat": args.repeat,
         # a shared machine's load says how far the absolute figures can be trusted
@@ -354,6 +355,12 @@ def _run_json(run: Run, runs: list[Run]) -> dict:
     return entry
 
 
+def _build() -> str:
+    from corpusbot import compiled
+
+    return compiled.describe()
+
+
 def _version(name: str) -> str | None:
     try:
         return version(name)
@@ -384,11 +391,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=1,
                         help="timed passes; each page counts with its best time")
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
+    parser.add_argument("--python-sources", action="store_true",
+                        help="run corpusbot's compiled modules from their Python sources "
+                        "(the pure build of a compiled install; see benchmarks/compiled.py)")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.python_sources:
+        from corpusbot import compiled
+
+        compiled.use_python_sources()
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     runs: list[Run] = []
     for name in args.sets:

@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from corpusbot import __version__
+from corpusbot import __version__, compiled
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_PARTIAL, EXIT_USAGE
 
 COMMANDS: dict[str, str] = {
@@ -48,7 +48,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Clean, deduplicated, per-language text corpora from news crawls and "
         "web archives. Exit status: 0 done, 1 failed, 2 partial, 64 usage error.",
     )
-    parser.add_argument("--version", action="version", version=f"corpusbot {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"corpusbot {__version__} ({compiled.describe()})")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, summary in COMMANDS.items():

@@ -75,7 +75,7 @@ class ContainerNames:
             chain.append(node)
             node = node.getparent()
         # from the outermost unseen ancestor inwards: inside a named container, stay in it
-        for node in reversed(chain):
+        for node in chain[::-1]:  # not reversed(): mypyc 2.x crashes on it over lxml elements
             if outermost is None and self._names_boilerplate(node):
                 outermost = node
             known[node] = outermost

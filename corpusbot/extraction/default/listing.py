@@ -66,7 +66,7 @@ def _record_depths(element: etree._Element, depth: dict[etree._Element, int]) ->
         chain.append(node)
         node = node.getparent()
     level = depth[node] if node is not None else -1
-    for node in reversed(chain):
+    for node in chain[::-1]:  # not reversed(): mypyc 2.x crashes on it over lxml elements
         level += 1
         depth[node] = level
 
