@@ -72,7 +72,7 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import edges, landmarks, lead, regions
+from corpusbot.extraction.default import anchor, edges, landmarks, lead, regions
 from corpusbot.extraction.default.containers import ContainerNames, exempt_holders
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block, segment
@@ -128,7 +128,7 @@ def select(page: PageBlocks) -> list[Block]:
     """
     kept = compose(page)
     if kept:
-        return kept
+        return anchor.instead_of_side_box(page, kept)
     with_hidden = segment(page.root, skip_hidden=False)
     if len(with_hidden) > len(page.blocks):
         kept = compose(replace(page, blocks=with_hidden))
