@@ -9,11 +9,12 @@ b, c, d). The page's headline (``PageBlocks.title``, found again as a
 heading among the blocks) says where the main text is: in the container the
 headline opens (else the page's one ``<h1>``). When everything kept is a
 small box outside that container, and that box sits where pages put their
-frame — before the headline (a breadcrumb, a left menu), in a page-frame
-element (``<footer>``, ``<aside>``, ``<nav>``, ``<header>``) or a container
-named boilerplate (``sidebar``, ``footer``), or in a column of headed link
-lists (a blog's sidebar of widgets) — the learned labelling (``web2text``)
-of the headline's container after the headline replaces it.
+frame — before the headline and short (a breadcrumb, a left menu), in a
+page-frame element (``<footer>``, ``<aside>``, ``<nav>``, ``<header>``) or a
+container named boilerplate (``sidebar``, ``footer``), or, opening with a
+heading of its own, in a column of headed link lists (a blog's sidebar of
+widgets) — the learned labelling (``web2text``) of the headline's container
+after the headline replaces it.
 
 Never keyed on a site: the rule reads the tree's shape and the headline.
 """
@@ -36,6 +37,8 @@ SIDEBAR_MIN_BOXES = 2
 """Headed boxes besides the kept one that make a column a sidebar of widgets."""
 LINK_RICH_DENSITY = 0.5
 """A block this much inside links is a link of a list (a blogroll, an archive)."""
+BEFORE_MAX_WORDS = 30
+"""Kept text above the headline this short is its frame (a breadcrumb is 5-15 words)."""
 PAGE_FRAME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 
 
@@ -75,14 +78,26 @@ def _headline_index(page: PageBlocks) -> int | None:
 def _is_page_frame(page: PageBlocks, headline: Block, kept: Sequence[Block]) -> bool:
     """Whether ``kept`` sits where pages put their frame, not their content."""
     if all(b.position < headline.position for b in kept):
-        return True  # a breadcrumb, a left menu's heading
+        # a breadcrumb, a left menu's heading; not an article above a repeated title
+        return sum(b.words for b in kept) <= BEFORE_MAX_WORDS
     first = kept[0].element
     if any(a.tag in PAGE_FRAME_TAGS for a in first.iterancestors()):
         return True
     if ContainerNames().is_boilerplate(first):
         return True  # a named sidebar or footer that the composition exempted
+    if not _opens_with_heading(page.blocks, kept[0], headline):
+        return False  # a box opens with its own heading; a short article body does not
     column = _child_towards(_common_ancestor(headline.element, first), first)
     return column is not None and _is_widget_column(page.blocks, column, kept)
+
+
+def _opens_with_heading(blocks: Sequence[Block], first: Block, headline: Block) -> bool:
+    """Whether ``first`` is a heading or follows one that comes after the headline (the
+    composition may drop a box's heading and keep its paragraph)."""
+    if first.is_heading:
+        return True
+    before = blocks[first.position - 1] if 0 < first.position <= len(blocks) else None
+    return before is not None and before.is_heading and before.position > headline.position
 
 
 def _is_widget_column(
