@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
-from corpusbot.html import bounds
+from corpusbot.html import bounds, document_end
 
 # Subtrees whose text no reader sees, dropped with their content; their tails
 # (the text after them) stay. The list follows jusText's preprocessor (head,
@@ -108,6 +108,8 @@ def parse_html(text: str | bytes, *, html_elements: bool = False,
         root = _parse(data, html_elements, parser)
     except (etree.ParserError, ValueError) as exc:
         raise ParseError(f"unparseable HTML: {exc}") from exc
+    if not document_end.read_to_end(root, data):
+        data, root = _reparse_past_document_end(data, html_elements, root, parser)
     if root is None or not _has_content(root):
         repaired = _reparse_html_start(data, html_elements)
         root = root if repaired is None else repaired
@@ -142,6 +144,21 @@ def drop_script_tail(data: bytes) -> bytes:
     """
     found = _SCRIPT_TAIL.match(data, 0, SCRIPT_TAIL_BYTES)
     return data[found.end():] if found else data
+
+
+def _reparse_past_document_end(
+    data: bytes, html_elements: bool, root: etree._Element | None,
+    parser: etree.HTMLParser | None,
+) -> tuple[bytes, etree._Element | None]:
+    """``data`` and its tree, read past a premature ``</html>`` when text follows it
+    (``corpusbot.html.document_end``)."""
+    repaired = document_end.without_document_ends(data)
+    if repaired is None:
+        return data, root
+    try:
+        return repaired, _parse(repaired, html_elements, parser)
+    except (etree.ParserError, ValueError):
+        return data, root
 
 
 def _reparse_html_start(data: bytes, html_elements: bool) -> etree._Element | None:

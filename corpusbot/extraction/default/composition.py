@@ -77,7 +77,7 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import edges, landmarks, lead, regions
+from corpusbot.extraction.default import anchor, edges, landmarks, lead, regions
 from corpusbot.extraction.default.containers import ContainerNames, names_exempting_holders
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block, segment
@@ -126,15 +126,17 @@ ADJACENT_MIN_CHARS = 150
 
 def select(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
     """The main-text blocks of the page, in document order (``model``: the learned
-    fallback's, else the shipped one; cross-validation passes a fold's).
+    labelling's, else the shipped one; cross-validation passes a fold's).
 
+    A side box kept beside a short post gives way to the headline's content
+    (``corpusbot.extraction.default.anchor``).
     A page whose visible blocks give nothing is read again with the content
     it hides (``<noscript>``, ``hidden``: pages rendered by scripts give
     crawlers their text there), and a page of a few words keeps them.
     """
     kept = compose(page)
     if kept:
-        return kept
+        return anchor.instead_of_side_box(page, kept, model)
     with_hidden = segment(page.root, skip_hidden=False)
     if len(with_hidden) > len(page.blocks):
         kept = compose(replace(page, blocks=with_hidden))
