@@ -64,7 +64,7 @@ from corpusbot.html.blocks import Block
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from folds import HELD_OUT_FOLDS, OTHER_SETS, TUNE_FOLDS, K, fold_of
-from web2text_data import bag_scores, load_wcxb, macro_by_type
+from web2text_data import bag_scores, load_wcxb, print_by_type
 
 log = logging.getLogger("benchmarks.learned_choice")
 
@@ -261,17 +261,6 @@ def tune(pages: list[Candidate]) -> tuple[int, float, dict]:
     return gate, margin, figures
 
 
-def report(pages: list[Candidate], runs: dict[str, list]) -> None:
-    """P/R/F1 per page type for each run, all pages, as one markdown table."""
-    tables = {name: macro_by_type(pages, scores) for name, scores in runs.items()}
-    types = sorted(next(iter(tables.values())), key=lambda t: (t != "all", t))
-    print("| run | " + " | ".join(f"{t} ({tables[next(iter(tables))][t][0]})" for t in types)
-          + " |")
-    print("|---" * (len(types) + 1) + "|")
-    for name, table in tables.items():
-        print(f"| {name} | " + " | ".join(f"{table[t][3]:.4f}" for t in types) + " |")
-
-
 def load_folds(folder: Path) -> list[web2text.Model]:
     """The fold models ``train_web2text.py --save-folds`` wrote, fold 0 first."""
     models = []
@@ -325,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                         ("all", tuple(range(K)))):
         print(f"{name}: composition {_mean_f1(pages, [p.kept_f1 for p in pages], folds):.4f}"
               f" -> chosen {_mean_f1(pages, chosen, folds):.4f}")
-    report(pages, {"composition (CV fallback)": [p.kept_f1 for p in pages],
+    print_by_type(pages, {"composition (CV fallback)": [p.kept_f1 for p in pages],
                    "web2text (CV)": [p.learned_f1 for p in pages], "chosen (CV)": chosen})
     for name, f1 in other_sets(args.wcxb.parent, fit(pages, gate, margin)).items():
         print(f"{name}: {f1:.4f}")

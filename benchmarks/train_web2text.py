@@ -53,7 +53,7 @@ from corpusbot.extraction.web2text.features import features
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from folds import fold_of
-from web2text_data import WcxbPage, align, bag_scores, load_wcxb, macro_by_type
+from web2text_data import WcxbPage, align, bag_scores, load_wcxb, print_by_type
 
 log = logging.getLogger("benchmarks.train_web2text")
 
@@ -204,15 +204,7 @@ def cross_validate(
 
 def report(prepared: list[Prepared], runs: dict[str, list]) -> None:
     """Print P/R/F1 per page type for each run, one markdown table."""
-    pages = [p.page for p in prepared]
-    tables = {name: macro_by_type(pages, scores) for name, scores in runs.items()}
-    types = sorted(next(iter(tables.values())), key=lambda t: (t != "all", t))
-    print("| run | " + " | ".join(f"{t} ({tables[next(iter(tables))][t][0]})" for t in types)
-          + " |")
-    print("|---" * (len(types) + 1) + "|")
-    for name, table in tables.items():
-        cells = [f"{table[t][3]:.3f} (P {table[t][1]:.3f} R {table[t][2]:.3f})" for t in types]
-        print(f"| {name} | " + " | ".join(cells) + " |")
+    print_by_type([p.page for p in prepared], runs)
 
 
 def save(model: web2text.Model, path: Path) -> str:

@@ -145,3 +145,17 @@ def macro_by_type(
         name: (len(group), *(sum(s[i] for s in group) / len(group) for i in range(3)))
         for name, group in groups.items()
     }
+
+
+def print_by_type(pages: list, runs: dict[str, list], digits: int = 3) -> None:
+    """Print F1 (P, R) per page type of each run's per-page scores, one markdown table;
+    ``pages`` are anything with a ``page_type``, in the scores' order."""
+    tables = {name: macro_by_type(pages, scores) for name, scores in runs.items()}
+    types = sorted(next(iter(tables.values())), key=lambda t: (t != "all", t))
+    print("| run | " + " | ".join(f"{t} ({tables[next(iter(tables))][t][0]})" for t in types)
+          + " |")
+    print("|---" * (len(types) + 1) + "|")
+    for name, table in tables.items():
+        cells = [f"{table[t][3]:.{digits}f} (P {table[t][1]:.3f} R {table[t][2]:.3f})"
+                 for t in types]
+        print(f"| {name} | " + " | ".join(cells) + " |")
