@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from corpusbot.html.decode import decode_html
+from tests.conftest import needs_bench
 from tests.html.charset_cases import cases
 from tests.html.test_decode import SENTENCES
 
@@ -15,6 +16,7 @@ EXTRA = {lang: SENTENCES[lang][0] for lang in ("ja", "el", "he", "th")}
 CASES = cases(EXTRA)
 
 
+@needs_bench
 def test_the_matrix_covers_every_kind_of_label() -> None:
     assert len(CASES) >= 62
     assert {case.kind for case in CASES} == {"right", "none", "latin1", "utf-8", "family"}
