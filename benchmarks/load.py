@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.conftest import bench_dir  # noqa: E402
+from tests.conftest import FIXTURES_DIR, bench_dir  # noqa: E402
 from tests.corpus_support import Rec, write_warc  # noqa: E402
 from tests.newssite.client import TEST_SETTINGS, NewsSite  # noqa: E402
 
@@ -80,7 +80,10 @@ def tenths(samples: list[tuple[float, float]]) -> list[float]:
 
 
 def gold_pages() -> list[bytes]:
+    """The scrapinghub gold pages; on a plain clone (no ../shared) the tests' three."""
     folder = bench_dir() / "scrapinghub" / "html"
+    if not folder.is_dir():
+        folder = FIXTURES_DIR / "gold" / "scrapinghub" / "html"
     pages = []
     for path in sorted(folder.glob("*.html*")):
         data = path.read_bytes()
