@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default.containers import ContainerNames
+from corpusbot.extraction.default.containers import ContainerNames, in_page_frame
 from corpusbot.extraction.grandparent import is_inside
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block
@@ -39,7 +39,6 @@ LINK_RICH_DENSITY = 0.5
 """A block this much inside links is a link of a list (a blogroll, an archive)."""
 BEFORE_MAX_WORDS = 30
 """Kept text above the headline this short is its frame (a breadcrumb is 5-15 words)."""
-PAGE_FRAME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 
 
 def instead_of_side_box(
@@ -68,10 +67,10 @@ def instead_of_side_box(
 def _headline_index(page: PageBlocks) -> int | None:
     """The index of the first heading block that reads as the page's headline, else of
     the page's one ``<h1>`` (the headline found may be the site's name)."""
-    target = _normalised(page.title or "")
+    target = normalised(page.title or "")
     h1s = []
     for index, block in enumerate(page.blocks):
-        if block.is_heading and _normalised(block.text) == target:
+        if block.is_heading and normalised(block.text) == target:
             return index
         if block.element.tag == "h1":
             h1s.append(index)
@@ -84,7 +83,7 @@ def _is_page_frame(page: PageBlocks, headline: Block, kept: Sequence[Block]) -> 
         # a breadcrumb, a left menu's heading; not an article above a repeated title
         return sum(b.words for b in kept) <= BEFORE_MAX_WORDS
     first = kept[0].element
-    if any(a.tag in PAGE_FRAME_TAGS for a in first.iterancestors()):
+    if in_page_frame(first):
         return True
     if ContainerNames().is_boilerplate(first):
         return True  # a named sidebar or footer that the composition exempted
@@ -131,5 +130,6 @@ def _child_towards(ancestor: etree._Element, element: etree._Element) -> etree._
     return None
 
 
-def _normalised(text: str) -> str:
+def normalised(text: str) -> str:
+    """``text`` as headlines are compared: words joined by one space, lower-cased."""
     return " ".join(text.split()).lower()

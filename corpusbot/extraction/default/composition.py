@@ -78,7 +78,12 @@ from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.extraction.default import anchor, edges, landmarks, lead, regions
-from corpusbot.extraction.default.containers import ContainerNames, names_exempting_holders
+from corpusbot.extraction.default.anchor import normalised
+from corpusbot.extraction.default.containers import (
+    ContainerNames,
+    in_page_frame,
+    names_exempting_holders,
+)
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block, segment
 
@@ -105,8 +110,6 @@ blocks); a sentence cut off at ten words is still a truncated page."""
 LINK_LIST_MIN = 3
 """Link-rich blocks the learned fallback keeps only this many together: a list."""
 SENTENCE_ENDS = frozenset(".!?\u2026\u3002\uff01\uff1f")
-PAGE_FRAME_TAGS = frozenset({"nav", "header", "footer", "aside"})
-"""HTML5's sectioning of the page around its content; the fallback keeps out of them."""
 
 SIDE_BOX_BLOCKS = 4
 """A sidebar column's candidates: a heading and a paragraph, a box or two."""
@@ -157,7 +160,7 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
     """
     names = ContainerNames()
     kept = [b for b in web2text.select(page, model)
-            if not names.is_boilerplate(b.element) and not _in_page_frame(b.element)]
+            if not names.is_boilerplate(b.element) and not in_page_frame(b.element)]
     if sum(not _link_poor(b) for b in kept) < LINK_LIST_MIN:
         kept = [b for b in kept if _link_poor(b)]
         if not any(b.text.rstrip()[-1:] in SENTENCE_ENDS for b in kept):
@@ -165,14 +168,10 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
     return drop_headline(kept, page.title)
 
 
-def _in_page_frame(element: etree._Element) -> bool:
-    return any(a.tag in PAGE_FRAME_TAGS for a in element.iterancestors())
-
-
 def compose(page: PageBlocks) -> list[Block]:
     """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
     chosen, agreed = candidates_of(page)
-    names = names_exempting_holders(chosen, HOLDER_SHARE, _article_text(chosen, agreed))
+    names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, regions.LISTING_MAX_KEPT)
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)
@@ -182,13 +181,6 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     return drop_headline(kept, page.title)
-
-
-def _article_text(chosen: Sequence[Block], agreed: set[int]) -> list[Block]:
-    """The candidates both algorithms chose, when they hold an article's worth of text
-    (``regions.LISTING_MAX_KEPT``): what nested named containers may not take away."""
-    text = [b for b in chosen if id(b) in agreed]
-    return text if grandparent.group_chars(text) >= regions.LISTING_MAX_KEPT else []
 
 
 def short_page(blocks: Sequence[Block]) -> list[Block]:
@@ -258,11 +250,11 @@ def without_side_column(
         return candidates
     sizes = {key: grandparent.group_chars(blocks) for key, blocks in found.items()}
     largest = max(sizes, key=sizes.__getitem__)
-    target = _normalised(headline)
+    target = normalised(headline)
     for key, blocks in found.items():
         if key is largest or len(blocks) < 2 or sizes[key] >= MIN_GROUP_SHARE * sizes[largest]:
             continue
-        if any(_normalised(b.text) == target for b in blocks):
+        if any(normalised(b.text) == target for b in blocks):
             side = found[largest]
             after = (side[0].position > blocks[-1].position and side[0].is_heading
                      and len(side) <= SIDE_BOX_BLOCKS)
@@ -333,11 +325,7 @@ def drop_headline(blocks: Sequence[Block], headline: str | None) -> list[Block]:
     """The blocks other than the headline, which the extraction returns as its title."""
     if not headline:
         return list(blocks)
-    target = _normalised(headline)
+    target = normalised(headline)
     # the first letter tells most paragraphs apart without normalising them
     return [b for b in blocks
-            if b.text.lstrip()[:1].lower()[:1] != target[:1] or _normalised(b.text) != target]
-
-
-def _normalised(text: str) -> str:
-    return " ".join(text.split()).lower()
+            if b.text.lstrip()[:1].lower()[:1] != target[:1] or normalised(b.text) != target]

@@ -18,7 +18,7 @@ review articles too (wcxb-dev article -0.003, multilingual-dev -0.003).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from lxml import etree
 
@@ -136,29 +136,46 @@ an article in a popup wrapper a parser left open); each round exempts one level.
 
 
 def names_exempting_holders(
-    chosen: Sequence[Block], share: float, text: Sequence[Block] = ()
+    chosen: Sequence[Block], share: float, agreed: Set[int] = frozenset(),
+    min_text_chars: int = 0,
 ) -> ContainerNames:
     """The page's container names, with the holders of most candidate text exempt.
 
-    When even then every candidate sits in a named container and ``text``
-    (the candidates that read as the page's text) is given, the holders are
-    nested: the named containers inside the exempt ones that now hold
-    ``share`` of ``text`` are exempt too, level by level, until a candidate
-    is free. Exempting inner levels whenever they qualify cost every set
-    (scrapinghub 0.9695 -> 0.966, wcxb-dev 0.8428 -> 0.839): inside an
-    exempt wrapper most named containers are the widgets they say they are.
+    When even then every candidate sits in a named container and the
+    candidates both algorithms chose (``agreed``, ids) hold an article's worth
+    of text (``min_text_chars``), the holders are nested: the named
+    containers inside the exempt ones that now hold ``share`` of that text are
+    exempt too, level by level, until a candidate is free. Exempting inner
+    levels whenever they qualify cost every set (scrapinghub 0.9695 -> 0.966,
+    wcxb-dev 0.8428 -> 0.839): inside an exempt wrapper most named containers
+    are the widgets they say they are.
     """
     names = ContainerNames()
     exempt = exempt_holders(chosen, names, share)
     if not exempt:
         return names
     names = ContainerNames(exempt)
-    for _ in range(MAX_EXEMPT_ROUNDS if text else 0):
-        if not all(names.is_boilerplate(b.element) for b in chosen):
-            break
+    if not agreed or not all(names.is_boilerplate(b.element) for b in chosen):
+        return names
+    # the text is read only here: most pages exempt nothing or free a candidate at once
+    text = [b for b in chosen if id(b) in agreed]
+    if sum(b.chars for b in text) < min_text_chars:
+        return names
+    for _ in range(MAX_EXEMPT_ROUNDS):
         found = exempt_holders(text, names, share)
         if found <= exempt:
             break
         exempt |= found
         names = ContainerNames(exempt)
+        if not all(names.is_boilerplate(b.element) for b in chosen):
+            break
     return names
+
+
+PAGE_FRAME_TAGS = frozenset({"nav", "header", "footer", "aside"})
+"""HTML5's sectioning of the page around its content."""
+
+
+def in_page_frame(element: etree._Element) -> bool:
+    """Whether ``element`` sits in the page's navigation, header, footer or an aside."""
+    return any(a.tag in PAGE_FRAME_TAGS for a in element.iterancestors())
