@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urljoin
 
-import lxml.html
 from htmldate import find_date
 from lxml import etree
 from lxml.html import HtmlElement
@@ -93,11 +92,13 @@ def inferred_date(root: etree._Element, url: str) -> str | None:
     Only a parsed tree is passed: given a string that looks like a URL,
     htmldate would download it, outside the crawl's politeness rules.
     """
-    if not isinstance(root, HtmlElement):
-        # htmldate reads lxml.html trees only; few pages get here (most
-        # declare their date), so they pay for a second parse
-        root = lxml.html.document_fromstring(etree.tostring(root))
-    return find_date(root, url=url, original_date=True, extensive_search=False)
+    if isinstance(root, HtmlElement):
+        # corpusbot's own trees (corpusbot.html.dom.html_parser): htmldate copies them
+        return find_date(root, url=url, original_date=True, extensive_search=False)
+    # a plain lxml tree from elsewhere: htmldate reads lxml.html trees only, so it
+    # parses the markup itself (a str starting with "<", never taken for a URL)
+    return find_date(etree.tostring(root, encoding="unicode"), url=url,
+                     original_date=True, extensive_search=False)
 
 
 class _Declarations:

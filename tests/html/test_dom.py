@@ -52,3 +52,30 @@ def test_body_content_left_in_the_head_moves_into_a_body() -> None:
     root = dom.parse_html("<html><head><title>T</title><mbox><p>Text.</p></html>")
     assert root.find("body/mbox/p").text == "Text."
     assert root.find("head/title").text == "T"
+
+
+UNDATED_ARTICLE = (
+    "<html><head><title>Ferry vote</title></head><body><nav><a href='/'>Home</a></nav>"
+    "<article><h1>Coastal towns vote on a shared ferry</h1>"
+    "<p class='byline'>By our desk, <span class='date'>18 November 2019</span></p>"
+    "<p>The three councils met on Tuesday to agree on a shared ferry service.</p>"
+    "</article></body></html>"
+)
+
+
+def test_trees_are_lxml_html_trees_whose_undeclared_date_is_read_in_place() -> None:
+    from lxml import etree
+    from lxml.html import HtmlElement
+
+    from corpusbot.html.metadata import inferred_date
+
+    root = dom.parse_html(UNDATED_ARTICLE)
+    assert isinstance(root, HtmlElement) and all(
+        isinstance(element, HtmlElement) for element in root.iter("p", "span"))
+    markup = etree.tostring(root)
+    assert inferred_date(root, "https://news.example/ferry") == "2019-11-18"
+    assert etree.tostring(root) == markup  # htmldate prunes a copy, never the page's tree
+    # a plain lxml tree (a library's own parse) is read from its markup, to the same day
+    plain = etree.fromstring(UNDATED_ARTICLE, etree.HTMLParser())
+    assert not isinstance(plain, HtmlElement)
+    assert inferred_date(plain, "https://news.example/ferry") == "2019-11-18"
