@@ -252,3 +252,27 @@ def test_a_spec_table_beside_the_description_in_the_pages_own_container_is_kept(
     text = extract(html).text
     assert DESCRIPTION in text and all(value in text for _, value in specs)
     assert "Jobs" not in text
+
+
+TOWNS = ("Beverly Hills Los Angeles Irvine Perris Rosamond Hacienda Heights Chino Piru Rancho "
+         "Cucamonga Highland Inglewood Pasadena Monrovia Garden Grove Glendale Burbank Sun Valley "
+         "El Segundo Culver City Corona Newport Beach Malibu Sherman Oaks Santa Monica Valencia ")
+POSTCODES = " ".join(str(90000 + 37 * i) for i in range(90))
+
+
+def test_a_footers_list_of_towns_is_no_prose_that_frees_its_container():
+    # A landing page whose <header><nav> a missing end tag left open holds the page, and whose
+    # footer lists every town and postcode served: twice the page's own text, no sentence.
+    body = (
+        "<div class='home'><header><nav class='navbar'><div class='category-page'>"
+        "<h1>Party Tent Rentals</h1><h2>Find every party tent rental in the city in one place.</h2>"
+        "<p>If you are looking for a tent for a wedding or a garden party, you are in the right "
+        "place: we compare the local vendors and book the one that fits your date and budget.</p>"
+        "<p>Every tent is delivered, set up and taken down by the vendor's own crew, and we "
+        "check with them the day before that everything is on time.</p></div>"
+        f"<footer><div class='cities'><h4>We serve the following cities and zip codes:</h4>"
+        f"<div>{TOWNS * 2}</div><div>{POSTCODES}</div></div></footer></div>"
+    )
+    text = extract(page(body, title="Party Tent Rentals")).text
+    assert "we compare the local vendors" in text
+    assert "Beverly Hills" not in text and "90037" not in text

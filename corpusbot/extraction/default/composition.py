@@ -171,7 +171,8 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
 def compose(page: PageBlocks) -> list[Block]:
     """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
     chosen, agreed = candidates_of(page)
-    names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, regions.LISTING_MAX_KEPT)
+    names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, regions.LISTING_MAX_KEPT,
+                                    page.stoplist)
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)
