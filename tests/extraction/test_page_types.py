@@ -276,3 +276,49 @@ def test_a_footers_list_of_towns_is_no_prose_that_frees_its_container():
     text = extract(page(body, title="Party Tent Rentals")).text
     assert "we compare the local vendors" in text
     assert "Beverly Hills" not in text and "90037" not in text
+
+
+MAT_DESCRIPTION = (
+    "Struggling with discomfort in your knees, elbows or wrists during yoga or pilates? This "
+    "extra thick mat takes the pressure off your joints so that you can move freely and with "
+    "confidence, and its high-density foam gives the cushioning you need for a focused practice.",
+    "Choose between one inch and half an inch of cushioning to suit your comfort. It is ideal "
+    "for hard floors and sensitive joints, and its non-slip surface keeps you stable through "
+    "every pose of the session, from the first stretch to the last one on your back.",
+    "The mat is built to last: it keeps its shape after months of daily practice, it does "
+    "not tear at the edges like thinner mats do, and it rolls up small enough to carry.",
+)
+MAT_FEATURES = ("Ideal for pilates, yoga and floor exercises",
+            "Moisture-resistant foam that is easy to clean after every session",
+            "Comes with a free carrying sling for the way to the studio")
+
+
+def _disclosure(title: str, body: str) -> str:
+    return (f"<details-disclosure><details class='disclosure disclosure--row'><summary>"
+            f"<h2 class='disclosure__title'>{title}</h2></summary><div class='disclosure__panel'>"
+            f"<div class='disclosure__content rte'>{body}</div></div></details>"
+            "</details-disclosure>")
+
+
+def test_a_products_sections_in_nested_disclosure_panels_are_kept():
+    # A shop theme's product page: description and specifications in collapsible panels
+    # whose wrappers all carry "disclosure" (a boilerplate name, for legal notes), a
+    # breadcrumb and a sticky add-to-cart card beside them; a few paragraphs in all.
+    paragraphs = "".join(f"<p>{text}</p>" for text in MAT_DESCRIPTION)
+    features = "<ul>" + "".join(f"<li>{item}</li>" for item in MAT_FEATURES) + "</ul>"
+    body = (
+        "<main id='main-content'><div class='shopify-section product-details'>"
+        "<nav class='container product-breadcrumbs'><ol><li><a href='/'>Home</a></li>"
+        "<li><a href='/mats'>Mats</a></li></ol></nav>"
+        "<div class='card card--related card--sticky-atc'><p>Extra Thick Yoga Mat</p>"
+        "<div>From $29.99</div></div>"
+        "<div class='product-details__block'>"
+        + _disclosure("Description", paragraphs + features)
+        + _disclosure("Specifications", "<p>Measurements:</p><ul><li>71 x 24 x 1 inches</li>"
+                      "<li>Weight: 4.5 lb</li></ul><p>Care: wipe the mat with a wet cloth and "
+                      "allow plenty of time to dry before you roll it up again.</p>")
+        + "</div></div></main>"
+    )
+    text = extract(page(body, title="Extra Thick Yoga Mat")).text
+    assert MAT_DESCRIPTION[0] in text and MAT_DESCRIPTION[1] in text and MAT_FEATURES[1] in text
+    assert "From $29.99" not in text
