@@ -322,3 +322,29 @@ def test_a_products_sections_in_nested_disclosure_panels_are_kept():
     text = extract(page(body, title="Extra Thick Yoga Mat")).text
     assert MAT_DESCRIPTION[0] in text and MAT_DESCRIPTION[1] in text and MAT_FEATURES[1] in text
     assert "From $29.99" not in text
+
+
+MIDDLEWARE = ("Cache", "Common", "Locale", "Message", "Session", "Security", "Redirect", "Timezone")
+
+
+def test_a_reference_pages_member_signatures_with_their_source_links_are_kept():
+    # A reference manual's page: each member's signature links to its source and to
+    # itself, and its one-line summary links to a guide; a fifth to a third of their
+    # characters are links, more than jusText's 0.2 for a block anywhere on a page.
+    members = "".join(
+        f"<dl class='py class'><dt id='{name}'>class {name}Middleware"
+        f"<a class='reference internal' href='/_modules/{name}'>[source]</a>"
+        f"<a class='headerlink' href='#{name}'>¶</a></dt><dd><p>Enables {name.lower()} "
+        f"support; see the <a href='/topics/{name}'>{name.lower()} guide</a>.</p></dd></dl>"
+        for name in MIDDLEWARE
+    )
+    body = (
+        "<nav class='sidebar'><ul><li><a href='/'>Home</a></li><li><a href='/ref'>Reference"
+        "</a></li></ul></nav><main><article><h1>Middleware</h1>"
+        f"<p>{PARAGRAPH}</p><p>{PARAGRAPH}</p><section><h2>Available middleware</h2>{members}"
+        "</section></article></main>"
+    )
+    text = extract(page(body, title="Middleware")).text
+    assert "class CacheMiddleware[source]" in text and "class TimezoneMiddleware[source]" in text
+    assert "Enables session support; see the session guide." in text
+    assert "Home" not in text

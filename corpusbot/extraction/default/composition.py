@@ -188,7 +188,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = article_region(candidates, agreed, found)
     kept = regions.with_main_container(candidates, kept)
     kept = recover_inside(page.blocks, kept, names)
-    kept = landmarks.recover_in_landmark(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
+    kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     return drop_headline(kept, page.title)
 
