@@ -348,3 +348,28 @@ def test_a_reference_pages_member_signatures_with_their_source_links_are_kept():
     assert "class CacheMiddleware[source]" in text and "class TimezoneMiddleware[source]" in text
     assert "Enables session support; see the session guide." in text
     assert "Home" not in text
+
+
+def test_a_data_table_and_a_code_listing_in_figures_are_the_articles_own():
+    # Block editors wrap every table in <figure class="wp-block-table">; a photo's figure
+    # and its caption stay out.
+    rows = "".join(f"<tr><td>{state}</td><td>{share}</td></tr>"
+                   for state, share in (("Wisconsin", "75.5"), ("Illinois", "70.2"),
+                                        ("Maine", "68.6"), ("Michigan", "67.7")))
+    body = page(
+        "<article><h1>Bridge to open in spring</h1>"
+        f"<p>{PARAGRAPH}</p>"
+        "<figure class='wp-block-image'><img src='a.jpg'><figcaption>Photo: a river at dusk "
+        "(Getty Images)</figcaption></figure>"
+        f"<p>{PARAGRAPH}</p><figure class='wp-block-table'><table><thead><tr><th>State</th>"
+        f"<th>Share of homes</th></tr></thead><tbody>{rows}</tbody></table></figure>"
+        f"<p>{PARAGRAPH}</p><figure class='wp-block-code'><pre>"
+        "# the river levels of the last ten years, as the council published them\n"
+        "pip install river-data\n"
+        "river-data fetch --since 2015 --station 'Old Bridge' --format csv > levels.csv</pre>"
+        "</figure></article>"
+    )
+    text = extract(body).text
+    assert "Wisconsin" in text and "75.5" in text and "Michigan" in text
+    assert "pip install river-data" in text
+    assert "Getty Images" not in text

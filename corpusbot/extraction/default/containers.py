@@ -42,6 +42,13 @@ BOILERPLATE_CLASS_WORDS = frozenset({"sidebar"})
 # HTML5 elements whose content is by definition not the article's running
 # text: asides, footers, figures and their captions, machine-readable times.
 BOILERPLATE_TAGS = frozenset({"aside", "footer", "figure", "figcaption", "time"})
+# What a <figure> holds that is the text's own: a data table (block editors wrap every
+# table in <figure class="wp-block-table">) or a code listing. Measured against the figure
+# as boilerplate: wcxb-dev 0.8488 -> 0.8498 (article 0.949 -> 0.950, documentation 0.914 ->
+# 0.915; 27 pages change, 22 gain: +0.85 pages on the tuned-on folds, +0.63 held out; 5 lose
+# up to 0.01),
+# multilingual-dev 0.9354 -> 0.9360, scrapinghub unchanged; lists in figures change nothing.
+FIGURE_CONTENT_TAGS = ("table", "pre")
 
 
 class ContainerNames:
@@ -86,7 +93,8 @@ class ContainerNames:
         if element in self._exempt:
             return False
         if element.tag in BOILERPLATE_TAGS:
-            return True
+            return element.tag != "figure" or next(
+                element.iter(*FIGURE_CONTENT_TAGS), None) is None
         names = f"{element.get('class') or ''} {element.get('id') or ''}"
         verdict = self._names.get(names)
         if verdict is None:
