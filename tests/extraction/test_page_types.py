@@ -373,3 +373,20 @@ def test_a_data_table_and_a_code_listing_in_figures_are_the_articles_own():
     assert "Wisconsin" in text and "75.5" in text and "Michigan" in text
     assert "pip install river-data" in text
     assert "Getty Images" not in text
+
+
+def test_a_navigation_menus_promotional_paragraphs_stay_out():
+    # A mega-menu: each entry of <nav> opens a panel with a paragraph of sales prose,
+    # beside a short post.
+    panels = "".join(
+        f"<li><a href='/{name}'>{name}</a><div class='panel'><h4>The {name} package</h4>"
+        f"<p>We are turning every no into a yes by teaching you how to build the kind of "
+        f"application that committees remember, with essays, interviews and a strategy for "
+        f"each school on your list, all in our {name} package.</p></div></li>"
+        for name in ("coaching", "essay")
+    )
+    body = (f"<header><nav class='menu'><ul>{panels}</ul></nav></header>"
+            f"<main><article><h1>Bridge to open in spring</h1>{article(3)}</article></main>")
+    text = extract(page(body)).text
+    assert "The council said on Monday" in text
+    assert "package" not in text
