@@ -390,3 +390,16 @@ def test_a_navigation_menus_promotional_paragraphs_stay_out():
     text = extract(page(body)).text
     assert "The council said on Monday" in text
     assert "package" not in text
+
+
+def test_an_overlay_with_the_dialog_role_stays_out():
+    # A modal whose classes name nothing (an "overlay__panel") but whose ARIA role says
+    # what it is; its prose is longer than the short post beside it.
+    offer = ("Join our list and be the first to hear about new arrivals, restocks and the "
+             "sales we hold for our readers only, with a welcome gift on your first order.")
+    body = (f"<div class='overlay__panel' role='dialog' aria-modal='true'><h2>Stay in touch</h2>"
+            f"<p>{offer}</p><p>{offer}</p><p>{offer}</p></div>"
+            f"<main><h1>Bridge to open in spring</h1>{article(2)}</main>")
+    text = extract(page(body)).text
+    assert "The council said on Monday" in text
+    assert "welcome gift" not in text

@@ -57,6 +57,12 @@ FIGURE_CONTENT_TAGS = ("table", "pre")
 # A <nav> holding the page's headline or a content landmark is a menu a missing end tag
 # left open, which swallowed the page: it is no navigation.
 SWALLOWED_BY_NAV = ("h1", "main", "article")
+# ARIA's roles of an overlay (a cookie or newsletter modal, a cart drawer, a size chart):
+# wcxb-dev 0.8510 -> 0.8530 (tuned-on +3.2 pages, held out +1.5; listings, products and
+# forum threads whose chosen region was a modal), scrapinghub and multilingual-dev
+# unchanged. The landmark roles (navigation, complementary, contentinfo) as well:
+# tuned-on folds -0.17 pages, so not taken.
+BOILERPLATE_ROLES = frozenset({"dialog", "alertdialog"})
 
 
 class ContainerNames:
@@ -100,16 +106,22 @@ class ContainerNames:
     def _names_boilerplate(self, element: etree._Element) -> bool:
         if element in self._exempt:
             return False
-        if element.tag in BOILERPLATE_TAGS:
-            if element.tag == "nav":
-                return next(element.iter(*SWALLOWED_BY_NAV), None) is None
-            return element.tag != "figure" or next(
-                element.iter(*FIGURE_CONTENT_TAGS), None) is None
+        if _boilerplate_by_kind(element):
+            return True
         names = f"{element.get('class') or ''} {element.get('id') or ''}"
         verdict = self._names.get(names)
         if verdict is None:
             verdict = self._names[names] = names_boilerplate(names)
         return verdict
+
+
+def _boilerplate_by_kind(element: etree._Element) -> bool:
+    """Whether the element's tag or ARIA role makes it boilerplate (its names aside)."""
+    if element.tag == "nav" or element.get("role") in BOILERPLATE_ROLES:
+        return next(element.iter(*SWALLOWED_BY_NAV), None) is None
+    if element.tag == "figure":
+        return next(element.iter(*FIGURE_CONTENT_TAGS), None) is None
+    return element.tag in BOILERPLATE_TAGS
 
 
 def names_boilerplate(names: str) -> bool:
