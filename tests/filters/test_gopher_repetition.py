@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from corpusbot.filters.gopher_repetition import (
     GopherRepetition,
     GopherRepetitionOptions,
     repeated_ngram_chars,
+    split_lines,
+    split_paragraphs,
 )
 from tests.filters.support import neutral, reason
 
@@ -67,3 +72,14 @@ def test_the_published_values_are_the_defaults():
 def test_a_bad_value_is_refused_in_one_line():
     with pytest.raises(ValueError, match=r"^gopher_repetition\.dup_line_frac must be a ratio"):
         GopherRepetitionOptions(dup_line_frac=2)
+
+
+def test_paragraphs_and_lines_are_split_as_the_regular_expressions_split_them():
+    # The splits without a regular expression must give the same pieces, empty ones included,
+    # on any mixture of breaks, blank lines and spaces at either end.
+    rng = random.Random(7)
+    texts = ["", "\n", "\n\n\n", " a \n", "a\n\n\nb", "\na\n\nb\n"] + [
+        "".join(rng.choice("ab \n\n\t") for _ in range(rng.randint(0, 12))) for _ in range(5000)]
+    for text in texts:
+        assert split_paragraphs(text) == re.split(r"\n{2,}", text.strip()), repr(text)
+        assert split_lines(text) == re.split(r"\n+", text), repr(text)
