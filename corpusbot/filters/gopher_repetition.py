@@ -98,7 +98,9 @@ class GopherRepetition(Step):
     def _top_ngram_rule(self, grams: NGrams, size: int) -> str | None:
         for n in TOP_NS:
             limit = getattr(self.options, f"top_{n}_gram_frac")
-            if limit and grams.top_chars(n) / max(size, 1) > limit:
+            # The bound (a few array operations) clears most pages without the count (a sort).
+            if limit and grams.top_chars_bound(n) / max(size, 1) > limit and (
+                    grams.top_chars(n) / max(size, 1) > limit):
                 return f"top-{n}-gram"
         return None
 
@@ -114,7 +116,7 @@ class GopherRepetition(Step):
         for n in active:
             if grams.repeated_chars_bound(n) / max(size, 1) <= limits[n]:
                 continue
-            if repeated_ngram_chars(grams.words, n) / max(size, 1) > limits[n]:
+            if grams.repeated_chars(n) / max(size, 1) > limits[n]:
                 return f"dup-{n}-gram"
         return None
 
@@ -122,7 +124,7 @@ class GopherRepetition(Step):
 class NGrams:
     """A text's word n-grams as 64-bit hashes (one numpy array per n), for counting fast."""
 
-    __slots__ = ("_hashes", "_ids", "lengths", "words")
+    __slots__ = ("_best", "_cumulative", "_hashes", "_ids", "_lengths", "words")
 
     # Odd 64-bit multipliers, fixed: the same hashes in every process.
     _MULTIPLIERS = np.random.default_rng(0).integers(1, 2**63, size=max(DUP_NS),
@@ -132,17 +134,28 @@ class NGrams:
         self.words = words
         # A word's id is its string hash: equal words, equal ids, in this process.
         self._ids = np.fromiter(map(hash, words), np.int64, len(words)).view(np.uint64)
-        self.lengths = np.fromiter(map(len, words), np.int64, len(words))
-        self._hashes: dict[int, np.ndarray] = {}
+        self._hashes: dict[int, np.ndarray] = {1: self._ids * self._MULTIPLIERS[0]}
+        self._lengths: np.ndarray | None = None
+        self._cumulative: np.ndarray | None = None
+        self._best: dict[int, int] = {}
+        """The count of the most frequent n-gram, for each n counted."""
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Each word's length, made on first use: most pages need none."""
+        if self._lengths is None:
+            self._lengths = np.fromiter(map(len, self.words), np.int64, len(self.words))
+        return self._lengths
 
     def hashes(self, n: int) -> np.ndarray:
-        """One hash per n-gram start, in order (wrapping uint64 arithmetic)."""
+        """One hash per n-gram start, in order: the sum of each word's id times the multiplier
+        of its place in the n-gram (wrapping uint64 arithmetic), one place added to the
+        (n-1)-grams' hashes."""
         found = self._hashes.get(n)
         if found is None:
-            count = len(self.words) - n + 1
-            found = np.zeros(max(count, 0), np.uint64)
-            for k in range(n if count > 0 else 0):
-                found += self._ids[k:k + count] * self._MULTIPLIERS[k]
+            count = max(len(self.words) - n + 1, 0)
+            found = self.hashes(n - 1)[:count] + self._ids[n - 1:n - 1 + count] * (
+                self._MULTIPLIERS[n - 1])
             self._hashes[n] = found
         return found
 
@@ -152,33 +165,69 @@ class NGrams:
         hashes = self.hashes(n)
         if not hashes.size:
             return 0
-        # Counted on a sorted copy (a plain sort: a third faster than np.unique's stable
-        # argsort); the first seen is looked up only among the most frequent.
+        # Counted on a sorted copy (a plain sort: a third faster than a stable argsort); the
+        # first seen is looked up only among the most frequent.
         ordered = np.sort(hashes)
-        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-        counts = np.diff(np.r_[starts, ordered.size])
-        best = int(counts.max())
-        # kind="sort": numpy 2.0's table method overflows on uint64 hashes past the C long range
-        most = ordered[starts[counts == best]]
-        start = 0 if best == 1 else int(np.argmax(np.isin(hashes, most, kind="sort")))
-        return (int(self.lengths[start:start + n].sum()) + n - 1) * best
+        ends = np.flatnonzero(ordered[1:] != ordered[:-1])
+        best, start = 1, 0
+        if ends.size != hashes.size - 1:
+            edges = np.concatenate(([-1], ends, [hashes.size - 1]))
+            counts = np.diff(edges)
+            best = int(counts.max())
+            most = ordered[edges[1:][counts == best]]
+            # kind="sort": numpy 2.0's table method overflows on uint64 hashes past the C
+            # long range
+            start = int(np.argmax(hashes == most[0] if most.size == 1
+                                  else np.isin(hashes, most, kind="sort")))
+        self._best[n] = best
+        return (sum(map(len, self.words[start:start + n])) + n - 1) * best
+
+    def top_chars_bound(self, n: int) -> int | float:
+        """At least ``top_chars(n)``: no n-gram is more frequent than the most frequent
+        shorter one counted before, nor longer than the longest n words in a row (infinite
+        before any count)."""
+        best = max((count for m, count in self._best.items() if m < n), default=0)
+        if not best:
+            return float("inf")
+        if len(self.words) < n:
+            return 0
+        if self._cumulative is None:
+            self._cumulative = np.concatenate(([0], np.cumsum(self.lengths)))
+        sums = self._cumulative
+        return (int((sums[n:] - sums[:-n]).max()) + n - 1) * best
 
     def repeated_chars_bound(self, n: int) -> int:
         """At least ``repeated_ngram_chars(words, n)``: the characters of every word that an
         n-gram seen before covers."""
         hashes = self.hashes(n)
-        if not hashes.size:
+        # A stable sort puts each n-gram's first place first among its equals.
+        order = np.argsort(hashes, kind="stable")
+        ordered = hashes[order]
+        starts = order[1:][ordered[1:] == ordered[:-1]]
+        if not starts.size:
             return 0
-        _, first = np.unique(hashes, return_index=True)
-        repeated = np.ones(hashes.size, bool)
-        repeated[first] = False
-        if not repeated.any():
-            return 0
-        cover = np.zeros(len(self.words) + 1, np.int64)
-        starts = np.flatnonzero(repeated)
-        np.add.at(cover, starts, 1)
-        np.add.at(cover, starts + n, -1)
+        size = len(self.words) + 1
+        cover = np.bincount(starts, minlength=size) - np.bincount(starts + n, minlength=size)
         return int(self.lengths[np.cumsum(cover[:-1]) > 0].sum())
+
+    def repeated_chars(self, n: int) -> int:
+        """``repeated_ngram_chars(words, n)``, its scan over the hashes (an n-gram found again
+        is compared word by word with the first, and the scan of the words themselves decides
+        where two hashes are equal and the n-grams are not)."""
+        hashes, words = self.hashes(n).tolist(), self.words
+        first: dict[int, int] = {}
+        characters = index = 0
+        while index < len(hashes):
+            seen = first.setdefault(hashes[index], index)
+            if seen == index:
+                index += 1
+                continue
+            gram = words[index:index + n]
+            if words[seen:seen + n] != gram:
+                return repeated_ngram_chars(words, n)
+            characters += sum(map(len, gram))
+            index += n
+        return characters
 
 
 def split_paragraphs(text: str) -> list[str]:
