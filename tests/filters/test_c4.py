@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpusbot.filters.c4 import C4, C4Options
+from corpusbot.filters.scripts import sentences
 from tests.filters.support import neutral, reason, state
 
 GOOD = "This line is a complete sentence."
@@ -65,6 +66,23 @@ def test_sentences_are_counted_in_every_script():
     c4 = step(min_num_sentences=3)
     assert reason(c4, "这是第一句话。这是第二句话！还有第三句吗？", lang="zh") is None
     assert reason(c4, "यह पहला वाक्य है। यह दूसरा है। यह तीसरा है।", lang="hi") is None
+
+
+@pytest.mark.parametrize(("line", "count"), [
+    ("Mr. Smith went home. He slept.", 2),  # an abbreviation's period ends nothing
+    ('He said "stop." Then he left.', 2),  # closing quotes after the mark
+    ("(So it ends.) Then", 2),
+    ("J. R. R. Tolkien wrote it.", 1),  # initials
+    ("e.g. this one", 1),  # inner periods
+    ("Done. ", 1),  # no text after the last mark
+    ("Wait... what", 1),  # an ellipsis
+    ("Why? Because! Yes.", 3),
+    ("the end.Start of it", 2),  # no space after the mark
+    ("你好。我很好。", 2),
+    ("", 0),
+])
+def test_sentences_of_a_line_outside_english(line, count):
+    assert sentences(line) == count
 
 
 def test_a_chinese_line_is_long_enough_in_characters_not_spaces():
