@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpusbot.filters.c4 import C4, C4Options
+from corpusbot.filters.c4 import _POLICY_WORDS, C4, POLICY_PHRASES, C4Options
 from corpusbot.filters.scripts import sentences
 from tests.filters.support import neutral, reason, state
 
@@ -99,6 +99,11 @@ def test_on_an_english_page_a_line_has_its_whitespace_separated_words():
 
 def test_nothing_left_drops_the_page():
     assert reason(step(min_words_per_line=3), "Too short.") == "filter/c4/empty"
+
+
+def test_every_policy_phrase_has_a_word_of_the_quick_search():
+    # The line rule searches for the phrases only in a line with one of these words.
+    assert all(any(word in phrase for word in _POLICY_WORDS) for phrase in POLICY_PHRASES)
 
 
 def test_the_published_values_are_the_defaults():
