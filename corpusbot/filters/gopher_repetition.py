@@ -154,8 +154,8 @@ class NGrams:
         found = self._hashes.get(n)
         if found is None:
             count = max(len(self.words) - n + 1, 0)
-            found = self.hashes(n - 1)[:count] + self._ids[n - 1:n - 1 + count] * (
-                self._MULTIPLIERS[n - 1])
+            found = self._ids[n - 1:n - 1 + count] * self._MULTIPLIERS[n - 1]
+            found += self.hashes(n - 1)[:count]
             self._hashes[n] = found
         return found
 
@@ -166,19 +166,23 @@ class NGrams:
         if not hashes.size:
             return 0
         # Counted on a sorted copy (a plain sort: a third faster than a stable argsort); the
-        # first seen is looked up only among the most frequent.
-        ordered = np.sort(hashes)
-        ends = np.flatnonzero(ordered[1:] != ordered[:-1])
+        # first seen is looked up only among the most frequent. Array methods, not numpy's
+        # functions: their Python wrappers cost more than the work on a page's few hundred
+        # n-grams, the more so between two extractions, with the processor's caches cold.
+        ordered = hashes.copy()
+        ordered.sort()
+        ends = (ordered[1:] != ordered[:-1]).nonzero()[0]
         best, start = 1, 0
         if ends.size != hashes.size - 1:
-            edges = np.concatenate(([-1], ends, [hashes.size - 1]))
-            counts = np.diff(edges)
+            edges = np.empty(ends.size + 2, np.intp)
+            edges[0], edges[1:-1], edges[-1] = -1, ends, hashes.size - 1
+            counts = edges[1:] - edges[:-1]
             best = int(counts.max())
             most = ordered[edges[1:][counts == best]]
             # kind="sort": numpy 2.0's table method overflows on uint64 hashes past the C
             # long range
-            start = int(np.argmax(hashes == most[0] if most.size == 1
-                                  else np.isin(hashes, most, kind="sort")))
+            start = int((hashes == most[0]).argmax() if most.size == 1
+                        else np.isin(hashes, most, kind="sort").argmax())
         self._best[n] = best
         return (sum(map(len, self.words[start:start + n])) + n - 1) * best
 
@@ -192,7 +196,8 @@ class NGrams:
         if len(self.words) < n:
             return 0
         if self._cumulative is None:
-            self._cumulative = np.concatenate(([0], np.cumsum(self.lengths)))
+            self._cumulative = np.zeros(len(self.words) + 1, np.int64)
+            self.lengths.cumsum(out=self._cumulative[1:])
         sums = self._cumulative
         return (int((sums[n:] - sums[:-n]).max()) + n - 1) * best
 
@@ -201,14 +206,15 @@ class NGrams:
         n-gram seen before covers."""
         hashes = self.hashes(n)
         # A stable sort puts each n-gram's first place first among its equals.
-        order = np.argsort(hashes, kind="stable")
+        order = hashes.argsort(kind="stable")
         ordered = hashes[order]
         starts = order[1:][ordered[1:] == ordered[:-1]]
         if not starts.size:
             return 0
         size = len(self.words) + 1
-        cover = np.bincount(starts, minlength=size) - np.bincount(starts + n, minlength=size)
-        return int(self.lengths[np.cumsum(cover[:-1]) > 0].sum())
+        cover = np.bincount(starts, minlength=size)
+        cover -= np.bincount(starts + n, minlength=size)
+        return int(self.lengths[cover[:-1].cumsum() > 0].sum())
 
     def repeated_chars(self, n: int) -> int:
         """``repeated_ngram_chars(words, n)``, its scan over the hashes (an n-gram found again
