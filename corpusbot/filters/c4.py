@@ -104,7 +104,7 @@ class C4(Step):
         """The line as kept (citations cut), or None when a rule removes it (counted)."""
         o = self.options
         original = line
-        line = line.strip()
+        line = stripped = line.strip()
         if (o.max_word_length and len(line) > o.max_word_length
                 and any(len(word) > o.max_word_length for word in line.split())):
             return _removed(state, "long-word", original)
@@ -115,7 +115,7 @@ class C4(Step):
             line = cut
         if o.filter_no_terminal_punct and (not line.endswith(LINE_END) or line.endswith("...")):
             return _removed(state, "no-terminal-punctuation", original)
-        if o.min_words_per_line and _fewer_words(line, o.min_words_per_line, english):
+        if o.min_words_per_line and _fewer_words(line, stripped, o.min_words_per_line, english):
             return _removed(state, "too-few-words", original)
         return self._content_rules(line, original, state)
 
@@ -133,13 +133,14 @@ class C4(Step):
         return line
 
 
-def _fewer_words(line: str, least: int, english: bool) -> bool:
-    """Whether ``line`` has fewer than ``least`` (1 or more) words: whitespace-separated, or
-    corpusbot's tokens in a script written without spaces. Split no further than needed:
-    most lines are far longer than the few words the rule asks for."""
+def _fewer_words(line: str, stripped: str, least: int, english: bool) -> bool:
+    """Whether ``line`` (citations cut) has fewer than ``least`` (1 or more) words: corpusbot's
+    tokens in a script written without spaces, else the whitespace-separated words of the
+    line as it was before the cut (``stripped``, as datatrove counts them). Split no further
+    than needed: most lines are far longer than the few words the rule asks for."""
     if not english and is_unspaced(line):
         return len(tokens(line)) < least
-    return len(line.split(None, least - 1)) < least
+    return len(stripped.split(None, least - 1)) < least
 
 
 _POLICY_WORDS = ("policy", "cookies", "terms of use")

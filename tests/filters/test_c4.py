@@ -46,6 +46,13 @@ def test_citation_marks_are_cut_and_counted():
     assert page.edits["edit/c4/citations/chars"] == len("[1]") + len("[citation needed]")
 
 
+def test_words_are_counted_before_the_citation_marks_are_cut():
+    # datatrove splits the line into words first: "[]" is a word, though the cut removes it.
+    page = state("results = []\nsome other line here")
+    assert step(remove_citations=True, min_words_per_line=3).apply(page) is None
+    assert page.paragraphs == ["results = \nsome other line here"]
+
+
 @pytest.mark.parametrize(("options", "text", "rule"), [
     ({"filter_lorem_ipsum": True}, "Lorem ipsum dolor sit amet.", "lorem-ipsum"),
     ({"filter_curly_bracket": True}, "Use a dict such as {a: 1}.", "curly-bracket"),
