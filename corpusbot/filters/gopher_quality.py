@@ -33,7 +33,12 @@ from itertools import filterfalse
 from operator import methodcaller
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
+from corpusbot.filters.counts import (
+    english_words,
+    is_english,
+    page_words,
+    tokens_with_punctuation,
+)
 from corpusbot.filters.english import SYMBOLS
 from corpusbot.filters.scripts import is_unspaced
 from corpusbot.language import stoplists
@@ -181,7 +186,7 @@ def _english_words(state: PageState) -> Words:
 
 def _page_words(state: PageState) -> Words:
     """corpusbot's counts, for every script: its own tokens, case-folded."""
-    words = state.words()
+    words = page_words(state)
     counted, alpha = tokens_with_punctuation(state)
     # Not for a page written mostly in Han or kana, whose words corpusbot counts one per
     # character (a mean of 1, measured on the Chinese gold pages, which the rule would drop

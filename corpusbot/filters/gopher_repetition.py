@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import english_words, is_english
+from corpusbot.filters.counts import english_words, is_english, page_words
 from corpusbot.steps import Drop, PageState, Step
 
 NAME = "gopher_repetition"
@@ -74,7 +74,7 @@ class GopherRepetition(Step):
         text = state.text
         rule = self._pieces_rule(text)
         if rule is None:
-            grams = NGrams(english_words(state) if is_english(state.lang) else state.words())
+            grams = NGrams(english_words(state) if is_english(state.lang) else page_words(state))
             rule = self._top_ngram_rule(grams, len(text)) or self._dup_ngram_rule(grams, len(text))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
