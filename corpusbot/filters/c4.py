@@ -79,10 +79,11 @@ class C4(Step):
 
     def apply(self, state: PageState) -> Drop | None:
         kept_paragraphs, n_sentences, needed = [], 0, self.options.min_num_sentences
-        count_sentences = english_sentences if is_english(state.lang) else sentences
+        english = is_english(state.lang)
+        count_sentences = english_sentences if english else sentences
         try:
             for paragraph in state.paragraphs:
-                lines = [self._clean(line, state) for line in paragraph.splitlines()]
+                lines = [self._clean(line, state, english) for line in paragraph.splitlines()]
                 kept = [line for line in lines if line is not None]
                 # Counted only until enough: the count decides nothing past the minimum.
                 for line in kept if n_sentences < needed else ():
@@ -99,14 +100,13 @@ class C4(Step):
             state.set_paragraphs(kept_paragraphs)
         return None
 
-    def _clean(self, line: str, state: PageState) -> str | None:
+    def _clean(self, line: str, state: PageState, english: bool) -> str | None:
         """The line as kept (citations cut), or None when a rule removes it (counted)."""
         o = self.options
         original = line
-        line = line.strip()
-        words = line.split()
+        line = stripped = line.strip()
         if (o.max_word_length and len(line) > o.max_word_length
-                and any(len(word) > o.max_word_length for word in words)):
+                and any(len(word) > o.max_word_length for word in line.split())):
             return _removed(state, "long-word", original)
         if o.remove_citations and "[" in line:
             cut = CITATION.sub("", line)
@@ -115,9 +115,7 @@ class C4(Step):
             line = cut
         if o.filter_no_terminal_punct and (not line.endswith(LINE_END) or line.endswith("...")):
             return _removed(state, "no-terminal-punctuation", original)
-        count = (len(tokens(line)) if not is_english(state.lang) and is_unspaced(line)
-                 else len(words))
-        if count < o.min_words_per_line:
+        if o.min_words_per_line and _fewer_words(line, stripped, o.min_words_per_line, english):
             return _removed(state, "too-few-words", original)
         return self._content_rules(line, original, state)
 
@@ -130,9 +128,31 @@ class C4(Step):
             return _removed(state, "javascript", original)
         if o.filter_curly_bracket and "{" in line:
             raise _PageDropped("curly-bracket")
-        if o.filter_policy and _POLICY.search(lowered):
+        if o.filter_policy and _names_a_policy(lowered):
             return _removed(state, "policy", original)
         return line
+
+
+def _fewer_words(line: str, stripped: str, least: int, english: bool) -> bool:
+    """Whether ``line`` (citations cut) has fewer than ``least`` (1 or more) words: corpusbot's
+    tokens in a script written without spaces, else the whitespace-separated words of the
+    line as it was before the cut (``stripped``, as datatrove counts them). Split no further
+    than needed: most lines are far longer than the few words the rule asks for."""
+    if not english and is_unspaced(line):
+        return len(tokens(line)) < least
+    return len(stripped.split(None, least - 1)) < least
+
+
+_POLICY_WORDS = ("policy", "cookies", "terms of use")
+"""One of these is in every phrase of ``POLICY_PHRASES``."""
+
+
+def _names_a_policy(lowered: str) -> bool:
+    # Three plain searches clear most lines at once, where the regular expression tries its
+    # six phrases at every character.
+    policy, cookies, terms = _POLICY_WORDS
+    return (policy in lowered or cookies in lowered or terms in lowered) and (
+        _POLICY.search(lowered) is not None)
 
 
 def _removed(state: PageState, rule: str, line: str) -> None:

@@ -298,7 +298,7 @@ def _pieces_and_chunks(text: str) -> tuple[list[str | None], list[int]]:
             continue
         for chunk in part.split(" "):
             if chunk:
-                pieces = _chunk_tokens(chunk, SPECIAL_CASES)
+                pieces = _cut(chunk)[0]  # the rules' pieces, kept for the chunks seen last
                 tokens += pieces
                 chunk_of += [len(chunk_of)] * len(pieces)
     return tokens, chunk_of

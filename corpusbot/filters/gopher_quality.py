@@ -30,9 +30,15 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import filterfalse
+from operator import methodcaller
 
 from corpusbot.filters import validate
-from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
+from corpusbot.filters.counts import (
+    english_words,
+    is_english,
+    page_words,
+    tokens_with_punctuation,
+)
 from corpusbot.filters.english import SYMBOLS
 from corpusbot.filters.scripts import is_unspaced
 from corpusbot.language import stoplists
@@ -78,8 +84,9 @@ class GopherQuality(Step):
 
     def apply(self, state: PageState) -> Drop | None:
         words = _english_words(state) if is_english(state.lang) else _page_words(state)
-        rule = (self._length_rule(words) or self._symbol_rule(state.text, words)
-                or self._lines_rule(state.text, words) or self._stop_words_rule(state, words))
+        text = state.text
+        rule = (self._length_rule(words) or self._symbol_rule(text, words)
+                or self._lines_rule(text, words) or self._stop_words_rule(state, words))
         return Drop(f"filter/{NAME}/{rule}") if rule else None
 
     def _length_rule(self, words: Words) -> str | None:
@@ -113,10 +120,10 @@ class GopherQuality(Step):
         o = self.options
         lines = text.splitlines() or [""]
         # More than 90 % of lines starting with a bullet point, or 30 % ending with an ellipsis.
-        bullets = sum(line.lstrip().startswith(("•", "-")) for line in lines)
+        bullets = sum(map(_starts_with_bullet, map(str.lstrip, lines)))
         if o.max_bullet_lines_ratio and bullets / len(lines) > o.max_bullet_lines_ratio:
             return "bullet-lines"
-        ellipses = sum(line.rstrip().endswith(("...", "…")) for line in lines)
+        ellipses = sum(map(_ends_with_ellipsis, map(str.rstrip, lines)))
         if o.max_ellipsis_lines_ratio and ellipses / len(lines) > o.max_ellipsis_lines_ratio:
             return "ellipsis-lines"
         # 80 % of words must contain at least one alphabetic character.
@@ -130,9 +137,18 @@ class GopherQuality(Step):
         if not o.min_stop_words:
             return None
         stop_words = o.stop_words or language_stop_words(state.lang)
-        if len(stop_words.intersection(words.vocabulary)) < o.min_stop_words:
-            return "few-stop-words"
-        return None
+        # Read only until enough distinct ones are found: most pages have them in their
+        # first sentences.
+        found: set[str] = set()
+        for word in filter(stop_words.__contains__, words.vocabulary):
+            found.add(word)
+            if len(found) >= o.min_stop_words:
+                return None
+        return "few-stop-words"
+
+
+_starts_with_bullet = methodcaller("startswith", ("•", "-"))
+_ends_with_ellipsis = methodcaller("endswith", ("...", "…"))
 
 
 @dataclass(slots=True, frozen=True)
@@ -170,7 +186,7 @@ def _english_words(state: PageState) -> Words:
 
 def _page_words(state: PageState) -> Words:
     """corpusbot's counts, for every script: its own tokens, case-folded."""
-    words = state.words()
+    words = page_words(state)
     counted, alpha = tokens_with_punctuation(state)
     # Not for a page written mostly in Han or kana, whose words corpusbot counts one per
     # character (a mean of 1, measured on the Chinese gold pages, which the rule would drop

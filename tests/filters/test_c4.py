@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpusbot.filters.c4 import C4, C4Options
+from corpusbot.filters.c4 import _POLICY_WORDS, C4, POLICY_PHRASES, C4Options
+from corpusbot.filters.scripts import sentences
 from tests.filters.support import neutral, reason, state
 
 GOOD = "This line is a complete sentence."
@@ -45,6 +46,13 @@ def test_citation_marks_are_cut_and_counted():
     assert page.edits["edit/c4/citations/chars"] == len("[1]") + len("[citation needed]")
 
 
+def test_words_are_counted_before_the_citation_marks_are_cut():
+    # datatrove splits the line into words first: "[]" is a word, though the cut removes it.
+    page = state("results = []\nsome other line here")
+    assert step(remove_citations=True, min_words_per_line=3).apply(page) is None
+    assert page.paragraphs == ["results = \nsome other line here"]
+
+
 @pytest.mark.parametrize(("options", "text", "rule"), [
     ({"filter_lorem_ipsum": True}, "Lorem ipsum dolor sit amet.", "lorem-ipsum"),
     ({"filter_curly_bracket": True}, "Use a dict such as {a: 1}.", "curly-bracket"),
@@ -67,6 +75,23 @@ def test_sentences_are_counted_in_every_script():
     assert reason(c4, "यह पहला वाक्य है। यह दूसरा है। यह तीसरा है।", lang="hi") is None
 
 
+@pytest.mark.parametrize(("line", "count"), [
+    ("Mr. Smith went home. He slept.", 2),  # an abbreviation's period ends nothing
+    ('He said "stop." Then he left.', 2),  # closing quotes after the mark
+    ("(So it ends.) Then", 2),
+    ("J. R. R. Tolkien wrote it.", 1),  # initials
+    ("e.g. this one", 1),  # inner periods
+    ("Done. ", 1),  # no text after the last mark
+    ("Wait... what", 1),  # an ellipsis
+    ("Why? Because! Yes.", 3),
+    ("the end.Start of it", 2),  # no space after the mark
+    ("你好。我很好。", 2),
+    ("", 0),
+])
+def test_sentences_of_a_line_outside_english(line, count):
+    assert sentences(line) == count
+
+
 def test_a_chinese_line_is_long_enough_in_characters_not_spaces():
     page = state("这是一个完整的句子。", lang="zh")
     assert step(min_words_per_line=3, filter_no_terminal_punct=True).apply(page) is None
@@ -81,6 +106,11 @@ def test_on_an_english_page_a_line_has_its_whitespace_separated_words():
 
 def test_nothing_left_drops_the_page():
     assert reason(step(min_words_per_line=3), "Too short.") == "filter/c4/empty"
+
+
+def test_every_policy_phrase_has_a_word_of_the_quick_search():
+    # The line rule searches for the phrases only in a line with one of these words.
+    assert all(any(word in phrase for word in _POLICY_WORDS) for phrase in POLICY_PHRASES)
 
 
 def test_the_published_values_are_the_defaults():
