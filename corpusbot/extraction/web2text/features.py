@@ -81,6 +81,12 @@ for _level in "123456":
 _NODE_TAG_INDEX.update({"th": _NODE_TAG_INDEX["td"], "dt": _NODE_TAG_INDEX["dd"]})
 _INLINE_TAG_INDEX = {tag: _NODE_TAG_INDEX[tag] for tag in ("a", "span")}
 """The inline tags whose column is the block's own, not its node's."""
+_OTHER_TAG = (0, len(NODE_TAGS))
+_TAG_BITS: dict[object, tuple[int, int]] = {
+    tag: (_ANCESTOR_BIT.get(tag, 0), _NODE_TAG_INDEX.get(tag, len(NODE_TAGS)))
+    for tag in {*_ANCESTOR_BIT, *_NODE_TAG_INDEX}
+}
+"""Each named tag's ancestor-tag bit and node-tag column (other tags: ``_OTHER_TAG``)."""
 
 # ASCII punctuation, dashes, ellipsis, bullets, guillemets, currency, and CJK
 # full stops, commas and marks (escaped: ruff reads them as look-alikes).
@@ -88,11 +94,14 @@ PUNCTUATION = (
     ".,;:!?\"'()[]{}-\u2013\u2014\u2026|/\\\u00b7\u2022\u00bb\u00ab*#@&%$\u20ac\u00a3+=<>~^_"
     "\u3002\u3001\uff0c\uff01\uff1f\uff1a\uff1b"
 )
-# One byte per code point up to the last listed: 1 punctuation, 2 digit, 0 anything else.
-_PUNCT_KIND, _DIGIT_KIND = 1, 2
+# One byte per code point up to the last listed: 1 punctuation, 2 digit, 3 white space (what
+# ``str.split`` splits at, ``\s``: all below U+3001), 0 anything else.
+_PUNCT_KIND, _DIGIT_KIND, _SPACE_KIND = 1, 2, 3
 _CHAR_KINDS = np.zeros(max(map(ord, PUNCTUATION)) + 2, dtype=np.uint8)
 _CHAR_KINDS[[ord(char) for char in PUNCTUATION]] = _PUNCT_KIND
 _CHAR_KINDS[[ord(char) for char in "0123456789"]] = _DIGIT_KIND
+_CHAR_KINDS[[m.start() for m in re.finditer(r"\s", "".join(map(chr, range(len(_CHAR_KINDS)))))]] \
+    = _SPACE_KIND
 _SENTENCE_ENDS = (".", "!", "?", "\u3002", "\uff01", "\uff1f", ":", '"', "\u201d")
 
 SMOOTHING_WINDOWS = (3, 11)
@@ -159,15 +168,16 @@ class _Tree:
         parent = self.index.get(parent_element)
         if parent is None:
             parent = self._read(parent_element)
-        own = names_hints(f"{element.get('class') or ''} {element.get('id') or ''}")
-        tag = element.tag if isinstance(element.tag, str) else ""
+        names, ident = element.get("class"), element.get("id")
+        own = names_hints(f"{names or ''} {ident or ''}") if names or ident else 0
+        ancestor_bit, tag_column = _TAG_BITS.get(element.tag, _OTHER_TAG)
         index = self.index[element] = len(self.own)
         self.own.append(own)
         self.hints.append(self.hints[parent] | own)
-        self.tags.append(self.tags[parent] | _ANCESTOR_BIT.get(tag, 0))
+        self.tags.append(self.tags[parent] | ancestor_bit)
         self.children.append(len(element))
         self.parents.append(parent)
-        self.tag_columns.append(_NODE_TAG_INDEX.get(tag, len(NODE_TAGS)))
+        self.tag_columns.append(tag_column)
         return index
 
 
@@ -195,7 +205,8 @@ def token_hints(token: str) -> int:
 def node_of(block: Block) -> etree._Element | None:
     """The nearest block-level element holding the block's text."""
     node = block.element
-    while node is not None and isinstance(node.tag, str) and node.tag in INLINE_TAGS:
+    # lxml makes a new string at every ``.tag``: read it once a step
+    while node is not None and (tag := node.tag) in INLINE_TAGS and isinstance(tag, str):
         node = node.getparent()
     return node
 
@@ -234,14 +245,14 @@ def _text_statistics(blocks: Sequence[Block], stoplist: frozenset[str]) -> dict[
     """
     texts = [block.text for block in blocks]
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    n_words = np.fromiter(map(len, map(str.split, texts)), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    kinds = _CHAR_KINDS[np.minimum(codes, len(_CHAR_KINDS) - 1)]
+    char_ends = np.cumsum(lengths)
+    n_words = _word_counts(kinds == _SPACE_KIND, char_ends - lengths, char_ends)
     joined = " ".join(texts)
     word_ends = np.cumsum(n_words)
     stop = _per_block(map(stoplist.__contains__, joined.lower().split()), word_ends)
     upper = _per_block(map(str.istitle, joined.split()), word_ends)
-    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
-    kinds = _CHAR_KINDS[np.minimum(codes, len(_CHAR_KINDS) - 1)]
-    char_ends = np.cumsum(lengths)
     return {
         "chars": lengths.astype(np.float64),
         "words": n_words.astype(np.float64),
@@ -256,15 +267,29 @@ def _text_statistics(blocks: Sequence[Block], stoplist: frozenset[str]) -> dict[
     }
 
 
+def _word_counts(space: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Each block's ``len(text.split())`` from its characters' white-space flags: the
+    characters that are not space and follow a space or start their block."""
+    after_space = np.ones_like(space)
+    after_space[1:] = space[:-1]
+    after_space[starts[starts < len(space)]] = True
+    return _segment_counts(~space & after_space, ends)
+
+
 def _per_block(flags: Iterator[bool], ends: np.ndarray) -> np.ndarray:
     """How many of the page's word ``flags`` are true in each block (``ends``: cumulative)."""
-    return _segment_sums(np.fromiter(flags, dtype=bool, count=int(ends[-1])), ends)
+    return _segment_sums(np.frombuffer(bytes(flags), dtype=bool), ends)
 
 
 def _segment_sums(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Sums of ``values`` over consecutive segments ending at ``ends`` (exclusive, cumulative)."""
+    return _segment_counts(values, ends).astype(np.float64)
+
+
+def _segment_counts(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``_segment_sums`` as whole numbers."""
     totals = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
-    return (totals[ends] - totals[np.concatenate(([0], ends[:-1]))]).astype(np.float64)
+    return totals[ends] - totals[np.concatenate(([0], ends[:-1]))]
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
