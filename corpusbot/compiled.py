@@ -31,6 +31,8 @@ COMPILED_MODULES = (
     "corpusbot.extraction.default.lead",
     "corpusbot.extraction.default.listing",
     "corpusbot.extraction.default.regions",
+    "corpusbot.extraction.web2text.features",
+    "corpusbot.extraction.web2text.model",
 )
 """The modules a compiled build compiles: the per-block loops of extraction, chosen by
 measured gain (README, "Compiled build")."""

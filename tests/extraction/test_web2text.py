@@ -10,6 +10,7 @@ from importlib.resources import files
 
 import numpy as np
 import pytest
+from lxml import etree
 
 from corpusbot import extract
 from corpusbot.eval.scoring import load_gold, score
@@ -17,6 +18,7 @@ from corpusbot.extraction.core import ReadPage, read_page
 from corpusbot.extraction.modes import MODES
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.extraction.web2text.features import FEATURE_NAMES, features
+from corpusbot.html.blocks import Block
 from tests.conftest import REPO, bench_dir, needs_bench
 
 ARTICLE = (
@@ -67,6 +69,23 @@ def test_features_describe_blocks_and_their_context():
     # the article's parent holds its three paragraphs and heading; the nav item's only itself
     assert x[article, _column("parent_log_blocks")] == pytest.approx(np.log1p(4))
     assert np.all(np.diff(x[:, _column("position_rel")]) > 0)
+
+
+def test_words_are_counted_as_str_split_counts_them():
+    """Word counts come from a table of white space over code points, not from ``split``."""
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    texts = [f"a{space}b" for space in spaces] + [
+        "", " ", "Title Case words", "\xa0lead and trail\u2028", "日本語\u3000のテキスト",
+        "a\u200bb", "one,two  three\t", "x"]
+    root = etree.Element("div")
+    blocks = [Block(element=etree.SubElement(root, "p"), dom_path="div.p", position=i, text=text)
+              for i, text in enumerate(texts)]
+    x = features(blocks, frozenset({"and", "words"}))
+    words = np.array([len(text.split()) for text in texts], dtype=np.float64)
+    assert (x[:, _column("log_words")] == np.log1p(words).astype(np.float32)).all()
+    at = texts.index("Title Case words")
+    assert x[at, _column("stopword_share")] == np.float32(1 / 3)
+    assert x[at, _column("title_case_share")] == np.float32(2 / 3)
 
 
 def test_features_of_no_blocks_is_an_empty_matrix():

@@ -12,24 +12,26 @@ statistics, and the block's text mass smoothed over a window of blocks.
 The block's *node* is the nearest block-level element holding its text (the
 block's own element when that is not an inline tag); *parent* and
 *grandparent* are that node's ancestors. Subtree totals (characters, link
-characters, blocks) are summed for every ancestor of a block at once with
-``numpy.bincount`` over the flattened ancestor chains, so the cost is one
-pass over the blocks plus one memoised walk per distinct element.
+characters, blocks) are counted per element with ``numpy.bincount`` and
+added up the tree once, so the cost is one pass over the blocks plus one
+memoised read per distinct element.
+
+The module is one of the compiled build's (``corpusbot.compiled``): its types
+are what mypyc compiles to.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from lxml import etree
 
-from corpusbot.html.blocks import INLINE_TAGS, Block
+# Block.is_heading's own pattern, read here once per distinct path instead of once per block.
+from corpusbot.html.blocks import _HEADING_PATH, INLINE_TAGS, Block
 
 # Class/id hints: each group is one bit, set when the element's lower-cased
 # ``class`` and ``id`` contain one of its words. The words are the usual
@@ -77,6 +79,14 @@ _NODE_TAG_INDEX = {tag: i for i, tag in enumerate(NODE_TAGS)}
 for _level in "123456":
     _NODE_TAG_INDEX[f"h{_level}"] = _NODE_TAG_INDEX["h"]
 _NODE_TAG_INDEX.update({"th": _NODE_TAG_INDEX["td"], "dt": _NODE_TAG_INDEX["dd"]})
+_INLINE_TAG_INDEX = {tag: _NODE_TAG_INDEX[tag] for tag in ("a", "span")}
+"""The inline tags whose column is the block's own, not its node's."""
+_OTHER_TAG = (0, len(NODE_TAGS))
+_TAG_BITS: dict[object, tuple[int, int]] = {
+    tag: (_ANCESTOR_BIT.get(tag, 0), _NODE_TAG_INDEX.get(tag, len(NODE_TAGS)))
+    for tag in {*_ANCESTOR_BIT, *_NODE_TAG_INDEX}
+}
+"""Each named tag's ancestor-tag bit and node-tag column (other tags: ``_OTHER_TAG``)."""
 
 # ASCII punctuation, dashes, ellipsis, bullets, guillemets, currency, and CJK
 # full stops, commas and marks (escaped: ruff reads them as look-alikes).
@@ -84,11 +94,14 @@ PUNCTUATION = (
     ".,;:!?\"'()[]{}-\u2013\u2014\u2026|/\\\u00b7\u2022\u00bb\u00ab*#@&%$\u20ac\u00a3+=<>~^_"
     "\u3002\u3001\uff0c\uff01\uff1f\uff1a\uff1b"
 )
-# One byte per code point up to the last listed: 1 punctuation, 2 digit, 0 anything else.
-_PUNCT_KIND, _DIGIT_KIND = 1, 2
+# One byte per code point up to the last listed: 1 punctuation, 2 digit, 3 white space (what
+# ``str.split`` splits at, ``\s``: all below U+3001), 0 anything else.
+_PUNCT_KIND, _DIGIT_KIND, _SPACE_KIND = 1, 2, 3
 _CHAR_KINDS = np.zeros(max(map(ord, PUNCTUATION)) + 2, dtype=np.uint8)
 _CHAR_KINDS[[ord(char) for char in PUNCTUATION]] = _PUNCT_KIND
 _CHAR_KINDS[[ord(char) for char in "0123456789"]] = _DIGIT_KIND
+_CHAR_KINDS[[m.start() for m in re.finditer(r"\s", "".join(map(chr, range(len(_CHAR_KINDS)))))]] \
+    = _SPACE_KIND
 _SENTENCE_ENDS = (".", "!", "?", "\u3002", "\uff01", "\uff1f", ":", '"', "\u201d")
 
 SMOOTHING_WINDOWS = (3, 11)
@@ -123,55 +136,49 @@ FEATURE_NAMES: tuple[str, ...] = tuple(_block_feature_names())
 """The columns of ``features``, in order; the shipped weights record them to check."""
 
 
-@dataclass(slots=True)  # not frozen: a frozen dataclass is slower to make
-class _Node:
-    """What the features read of one element: a small id, the hint bits of its own
-    ``class`` and ``id``, the hint and ancestor-tag bits of it and all its ancestors, and
-    the ids of it and all its ancestors, innermost first; its number of children; and its
-    parent's record (``_NO_NODE`` above the root, whose own parent is itself)."""
-
-    id: int
-    own: int
-    hints: int
-    tags: int
-    chain: tuple[int, ...]
-    children: int
-    parent: _Node | None = None
-
-
-_NO_NODE = _Node(-1, 0, 0, 0, (), 0)
-_NO_NODE.parent = _NO_NODE
-
-
 class _Tree:
-    """Per-page memo: each element is read once, after its parent (blocks share most)."""
+    """Per-page memo: each element is read once, after its parent (blocks share most).
 
-    __slots__ = ("nodes",)
+    An element's record is its index into parallel lists: the hint bits of its
+    own ``class`` and ``id``, the hint and ancestor-tag bits of it and all its
+    ancestors, its number of children, its node-tag column and its parent's
+    index. Index 0 is no element (above the root, and a block without one):
+    no bits, no children, its own parent. A parent's index is below its
+    children's, which is what ``subtree_totals`` relies on.
+    """
+
+    __slots__ = ("children", "hints", "index", "own", "parents", "tag_columns", "tags")
 
     def __init__(self) -> None:
-        self.nodes: dict[etree._Element | None, _Node] = {None: _NO_NODE}
+        self.index: dict[object, int] = {None: 0}
+        self.own, self.hints, self.tags, self.children = [0], [0], [0], [0]
+        self.parents, self.tag_columns = [0], [len(NODE_TAGS)]
 
-    def read(self, elements: list[etree._Element | None]) -> list[_Node]:
-        """The record of each element (``_NO_NODE`` for none)."""
-        known = self.nodes.get
-        return [known(element) or self._read(element) for element in elements]
+    def read(self, elements: list[etree._Element | None]) -> list[int]:
+        """The index of each element's record."""
+        known = self.index.get
+        out = []
+        for element in elements:
+            found = known(element)
+            out.append(self._read(element) if found is None else found)
+        return out
 
-    def _read(self, element: etree._Element) -> _Node:
-        parent = self.nodes.get(parent_element := element.getparent())
+    def _read(self, element: etree._Element) -> int:
+        parent_element = element.getparent()
+        parent = self.index.get(parent_element)
         if parent is None:
             parent = self._read(parent_element)
-        own = names_hints(f"{element.get('class') or ''} {element.get('id') or ''}")
-        tag = element.tag if isinstance(element.tag, str) else ""
-        index = len(self.nodes) - 1  # after the parent's: None holds no id
-        node = self.nodes[element] = _Node(index, own, parent.hints | own,
-                                           parent.tags | _ANCESTOR_BIT.get(tag, 0),
-                                           (index, *parent.chain), len(element), parent)
-        return node
-
-    @property
-    def size(self) -> int:
-        """How many elements have an id."""
-        return len(self.nodes) - 1
+        names, ident = element.get("class"), element.get("id")
+        own = names_hints(f"{names or ''} {ident or ''}") if names or ident else 0
+        ancestor_bit, tag_column = _TAG_BITS.get(element.tag, _OTHER_TAG)
+        index = self.index[element] = len(self.own)
+        self.own.append(own)
+        self.hints.append(self.hints[parent] | own)
+        self.tags.append(self.tags[parent] | ancestor_bit)
+        self.children.append(len(element))
+        self.parents.append(parent)
+        self.tag_columns.append(tag_column)
+        return index
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -191,14 +198,15 @@ def token_hints(token: str) -> int:
     """The hint bits of one lower-cased ``class`` or ``id`` token."""
     bits = 0
     for match in _HINT_PATTERN.finditer(token):
-        bits |= _HINT_BIT[match.lastgroup]
+        bits |= _HINT_BIT[match.lastgroup or ""]  # every alternative is a named group
     return bits
 
 
 def node_of(block: Block) -> etree._Element | None:
     """The nearest block-level element holding the block's text."""
     node = block.element
-    while node is not None and isinstance(node.tag, str) and node.tag in INLINE_TAGS:
+    # lxml makes a new string at every ``.tag``: read it once a step
+    while node is not None and (tag := node.tag) in INLINE_TAGS and isinstance(tag, str):
         node = node.getparent()
     return node
 
@@ -209,15 +217,17 @@ def features(blocks: Sequence[Block], stoplist: frozenset[str]) -> np.ndarray:
         return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float32)
     tree = _Tree()
     elements = [node_of(b) for b in blocks]
-    nodes = tree.read(elements)
-    parents = [n.parent for n in nodes]
-    grandparents = [n.parent for n in parents]
+    records = tree.read(elements)
+    parent_of = np.array(tree.parents, dtype=np.intp)
+    nodes = np.array(records, dtype=np.intp)
+    parents = parent_of[nodes]
+    levels = (nodes, parents, parent_of[parents])
     text = _text_statistics(blocks, stoplist)
     columns = [
         *_text_columns(blocks, text),
-        *_tag_columns(blocks, elements),
-        *_hint_columns(nodes, parents, grandparents),
-        *_subtree_columns(tree.size, text, nodes, parents, grandparents),
+        *_tag_columns(blocks, tree, records),
+        *_hint_columns(tree, levels),
+        *_subtree_columns(tree, text, levels),
         *_page_columns(text),
         *_neighbour_columns(text, parents),
         *_smoothed_columns(text),
@@ -235,14 +245,14 @@ def _text_statistics(blocks: Sequence[Block], stoplist: frozenset[str]) -> dict[
     """
     texts = [block.text for block in blocks]
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    n_words = np.fromiter(map(len, map(str.split, texts)), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    kinds = _CHAR_KINDS[np.minimum(codes, len(_CHAR_KINDS) - 1)]
+    char_ends = np.cumsum(lengths)
+    n_words = _word_counts(kinds == _SPACE_KIND, char_ends - lengths, char_ends)
     joined = " ".join(texts)
     word_ends = np.cumsum(n_words)
     stop = _per_block(map(stoplist.__contains__, joined.lower().split()), word_ends)
     upper = _per_block(map(str.istitle, joined.split()), word_ends)
-    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
-    kinds = _CHAR_KINDS[np.minimum(codes, len(_CHAR_KINDS) - 1)]
-    char_ends = np.cumsum(lengths)
     return {
         "chars": lengths.astype(np.float64),
         "words": n_words.astype(np.float64),
@@ -257,15 +267,29 @@ def _text_statistics(blocks: Sequence[Block], stoplist: frozenset[str]) -> dict[
     }
 
 
+def _word_counts(space: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Each block's ``len(text.split())`` from its characters' white-space flags: the
+    characters that are not space and follow a space or start their block."""
+    after_space = np.ones_like(space)
+    after_space[1:] = space[:-1]
+    after_space[starts[starts < len(space)]] = True
+    return _segment_counts(~space & after_space, ends)
+
+
 def _per_block(flags: Iterator[bool], ends: np.ndarray) -> np.ndarray:
     """How many of the page's word ``flags`` are true in each block (``ends``: cumulative)."""
-    return _segment_sums(np.fromiter(flags, dtype=bool, count=int(ends[-1])), ends)
+    return _segment_sums(np.frombuffer(bytes(flags), dtype=bool), ends)
 
 
 def _segment_sums(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Sums of ``values`` over consecutive segments ending at ``ends`` (exclusive, cumulative)."""
+    return _segment_counts(values, ends).astype(np.float64)
+
+
+def _segment_counts(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``_segment_sums`` as whole numbers."""
     totals = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
-    return (totals[ends] - totals[np.concatenate(([0], ends[:-1]))]).astype(np.float64)
+    return totals[ends] - totals[np.concatenate(([0], ends[:-1]))]
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -276,7 +300,7 @@ def _text_columns(blocks: Sequence[Block], t: dict[str, np.ndarray]) -> list[np.
     n = len(blocks)
     chars, words = t["chars"], t["words"]
     before = np.cumsum(chars) - chars
-    paths = [f".{b.dom_path}." for b in blocks]
+    paths = np.array([path_flags(b.dom_path) for b in blocks], dtype=np.float64)
     return [
         np.log1p(chars), np.log1p(words), np.minimum(_ratio(t["link_chars"], chars), 1.0),
         np.minimum(_ratio(t["link_words"], words), 1.0), _ratio(t["stop"], words),
@@ -284,86 +308,102 @@ def _text_columns(blocks: Sequence[Block], t: dict[str, np.ndarray]) -> list[np.
         np.minimum(_ratio(chars, words), 30.0) / 10.0, t["ends"], _ratio(t["upper"], words),
         np.log1p(t["depth"]), _ratio(t["depth"], np.full(n, max(t["depth"].max(), 1.0))),
         np.arange(n) / max(n - 1, 1), before / max(chars.sum(), 1.0), chars / max(chars.max(), 1.0),
-        np.array([b.is_heading for b in blocks], float),
-        np.array([".li." in path for path in paths], float),
-        np.array([".td." in path or ".th." in path for path in paths], float),
-        np.array([".pre." in path or ".code." in path for path in paths], float),
+        paths,
     ]
 
 
-def _tag_columns(blocks: Sequence[Block], nodes: list) -> list[np.ndarray]:
+# A pure function of the path, so caching it cannot change a result; a page's
+# blocks and a site's pages repeat the same paths.
+@functools.lru_cache(maxsize=1 << 14)
+def path_flags(dom_path: str) -> tuple[bool, bool, bool, bool]:
+    """Whether a block's dotted tag path holds a heading, ``li``, a table cell, ``pre``/``code``."""
+    dotted = f".{dom_path}."
+    return (_HEADING_PATH.search(dom_path) is not None, ".li." in dotted,
+            ".td." in dotted or ".th." in dotted, ".pre." in dotted or ".code." in dotted)
+
+
+def _tag_columns(blocks: Sequence[Block], tree: _Tree, records: list[int]) -> list[np.ndarray]:
     """One-hot of the tag the block's text sits in (inline tags kept: a lone link is telling)."""
+    node_columns = tree.tag_columns
+    at = [_INLINE_TAG_INDEX.get(block.tag, node_columns[record])
+          for block, record in zip(blocks, records, strict=True)]
     onehot = np.zeros((len(blocks), len(NODE_TAGS) + 1))
-    for i, block in enumerate(blocks):
-        tag = block.tag if block.tag in ("a", "span") else (
-            nodes[i].tag if nodes[i] is not None and isinstance(nodes[i].tag, str) else "")
-        onehot[i, _NODE_TAG_INDEX.get(tag, len(NODE_TAGS))] = 1.0
+    onehot[np.arange(len(blocks)), at] = 1.0
     return [onehot]
 
 
-def _bits(masks: list[int], width: int) -> np.ndarray:
+def _bits(masks: np.ndarray, width: int) -> np.ndarray:
     """The bits of each mask as ``width`` columns (a 2-D block, stacked as it is)."""
-    return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(width) & 1).astype(np.float64)
+    return (masks[:, None] >> np.arange(width) & 1).astype(np.float64)
 
 
-def _hint_columns(nodes: list[_Node], parents: list[_Node], grandparents: list[_Node]) -> list:
-    columns = [_bits([n.own for n in level], len(HINTS))
-               for level in (nodes, parents, grandparents)]
-    columns.append(_bits([n.hints for n in nodes], len(HINTS)))
-    columns.append(_bits([n.tags for n in nodes], len(ANCESTOR_TAGS)))
+def _hint_columns(tree: _Tree, levels: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    own = np.array(tree.own, dtype=np.int64)
+    columns = [_bits(own[level], len(HINTS)) for level in levels]
+    columns.append(_bits(np.array(tree.hints, dtype=np.int64)[levels[0]], len(HINTS)))
+    columns.append(_bits(np.array(tree.tags, dtype=np.int64)[levels[0]], len(ANCESTOR_TAGS)))
     return columns
 
 
-def _subtree_columns(size: int, t: dict, nodes: list[_Node], parents: list[_Node],
-                     grandparents: list[_Node]) -> list:
-    """Characters, link characters and blocks under the parent and the grandparent.
-
-    Every block adds its counts to each of its ancestors: the chains are
-    flattened into one index array and summed with ``bincount``.
-    """
-    chains = [n.chain for n in nodes]
-    lengths = np.fromiter(map(len, chains), dtype=np.int64, count=len(chains))
-    flat = np.fromiter(itertools.chain.from_iterable(chains), dtype=np.int64,
-                       count=int(lengths.sum()))
-    sums = {key: np.bincount(flat, weights=np.repeat(t[key], lengths), minlength=size)
-            for key in ("chars", "link_chars")}
-    counts = np.bincount(flat, minlength=size).astype(np.float64)
+def _subtree_columns(tree: _Tree, t: dict[str, np.ndarray],
+                     levels: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    """Characters, link characters and blocks under the parent and the grandparent."""
+    chars_under, links_under, blocks_under = _subtree_totals(
+        tree.parents, levels[0], t["chars"], t["link_chars"])
+    children_of = np.array(tree.children, dtype=np.float64)
     columns = []
-    for level in (parents, grandparents):
-        index = np.array([n.id for n in level], dtype=np.int64)
-        present = index >= 0
-        safe = np.where(present, index, 0)
-        chars = np.where(present, sums["chars"][safe], t["chars"])
-        blocks = np.where(present, counts[safe], 1.0)
-        children = np.array([n.children for n in level], dtype=np.float64)
+    for level in levels[1:]:
+        present = level > 0
+        chars = np.where(present, chars_under[level], t["chars"])
+        blocks = np.where(present, blocks_under[level], 1.0)
         columns += [
-            np.log1p(chars), np.minimum(_ratio(np.where(present, sums["link_chars"][safe], 0.0),
-                                               chars), 1.0),
-            np.log1p(blocks), np.log1p(_ratio(chars, blocks)), np.log1p(children),
+            np.log1p(chars),
+            np.minimum(_ratio(np.where(present, links_under[level], 0.0), chars), 1.0),
+            np.log1p(blocks), np.log1p(_ratio(chars, blocks)), np.log1p(children_of[level]),
             _ratio(t["chars"], chars),
         ]
     return columns
 
 
-def _page_columns(t: dict) -> list[np.ndarray]:
+def _subtree_totals(parents: list[int], nodes: np.ndarray, chars: np.ndarray,
+                    link_chars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per record: the characters, link characters and blocks of every block at or under it.
+
+    Each record's own blocks are counted with ``bincount``, then every total is
+    added to its parent's, children before parents (a parent's index is lower).
+    The counts are whole numbers, so the sums are exact in any order.
+    """
+    size = len(parents)
+    under_chars = np.bincount(nodes, weights=chars, minlength=size).tolist()
+    under_links = np.bincount(nodes, weights=link_chars, minlength=size).tolist()
+    under_blocks = np.bincount(nodes, minlength=size).tolist()
+    for child in range(size - 1, 0, -1):
+        parent = parents[child]
+        under_chars[parent] += under_chars[child]
+        under_links[parent] += under_links[child]
+        under_blocks[parent] += under_blocks[child]
+    return (np.array(under_chars, dtype=np.float64), np.array(under_links, dtype=np.float64),
+            np.array(under_blocks, dtype=np.float64))
+
+
+def _page_columns(t: dict[str, np.ndarray]) -> list[np.ndarray]:
     n = len(t["chars"])
     total = t["chars"].sum()
     link_density = t["link_chars"].sum() / total if total else 0.0
     return [np.full(n, math.log1p(total)), np.full(n, math.log1p(n)), np.full(n, link_density)]
 
 
-def _neighbour_columns(t: dict, parents: list[_Node]) -> list[np.ndarray]:
+def _neighbour_columns(t: dict[str, np.ndarray], parents: np.ndarray) -> list[np.ndarray]:
     """The previous and next blocks' size, links and stop words, and whether they share a parent."""
     log_chars = np.log1p(t["chars"])
     link = np.minimum(_ratio(t["link_chars"], t["chars"]), 1.0)
     stop = _ratio(t["stop"], t["words"])
-    parent_ids = np.array([n.id for n in parents], dtype=np.int64)
     columns = []
     for shift in (1, -1):
-        same = np.zeros(len(parent_ids))
-        if len(parent_ids) > 1:
-            rolled = np.roll(parent_ids, shift)
-            same = (rolled == parent_ids).astype(np.float64)
+        same = np.zeros(len(parents))
+        if len(parents) > 1:
+            rolled = np.roll(parents, shift)
+            same = (rolled == parents).astype(np.float64)
             same[0 if shift == 1 else -1] = 0.0
         columns += [_shifted(log_chars, shift), _shifted(link, shift), _shifted(stop, shift), same]
     return columns
@@ -379,7 +419,7 @@ def _shifted(values: np.ndarray, shift: int) -> np.ndarray:
     return out
 
 
-def _smoothed_columns(t: dict) -> list[np.ndarray]:
+def _smoothed_columns(t: dict[str, np.ndarray]) -> list[np.ndarray]:
     """Link-free characters and stop words averaged over a window, relative to the page's peak."""
     clean = t["chars"] - np.minimum(t["link_chars"], t["chars"])
     columns = []

@@ -186,7 +186,9 @@ def viterbi(node: np.ndarray, edge: np.ndarray) -> np.ndarray:
     n = len(node)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
-    nodes, edges = node.tolist(), edge.tolist()
+    # typed, so that a compiled build runs the recursion on C doubles
+    nodes: list[list[float]] = node.tolist()
+    edges: list[list[list[float]]] = edge.tolist()
     best0, best1 = nodes[0]
     back: list[tuple[bool, bool]] = []
     for ((e00, e01), (e10, e11)), (n0, n1) in zip(edges, nodes[1:], strict=True):
