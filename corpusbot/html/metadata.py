@@ -92,13 +92,11 @@ def inferred_date(root: etree._Element, url: str) -> str | None:
     Only a parsed tree is passed: given a string that looks like a URL,
     htmldate would download it, outside the crawl's politeness rules.
     """
-    if isinstance(root, HtmlElement):
-        # corpusbot's own trees (corpusbot.html.dom.html_parser): htmldate copies them
-        return find_date(root, url=url, original_date=True, extensive_search=False)
-    # a plain lxml tree from elsewhere: htmldate reads lxml.html trees only, so it
-    # parses the markup itself (a str starting with "<", never taken for a URL)
-    return find_date(etree.tostring(root, encoding="unicode"), url=url,
-                     original_date=True, extensive_search=False)
+    # corpusbot's own trees are lxml.html trees (dom.html_parser), which htmldate copies;
+    # a plain lxml tree from elsewhere goes as its markup, which htmldate parses (a str
+    # starting with "<", never taken for a URL)
+    page = root if isinstance(root, HtmlElement) else etree.tostring(root, encoding="unicode")
+    return find_date(page, url=url, original_date=True, extensive_search=False)
 
 
 class _Declarations:

@@ -119,12 +119,12 @@ SIDE_BOX_BLOCKS = 4
 """A sidebar column's candidates: a heading and a paragraph, a box or two."""
 
 HOLDER_SHARE = 0.5
+"""A named container holding this share of the candidates' text is not boilerplate."""
 NESTED_MIN_AGREED_CHARS = 1000
 """Nested named holders are exempt only when both algorithms agree on this much text
 (``names_exempting_holders``). On wcxb-dev's tuned-on folds 600, 1,000 and 1,500 gain
 alike (one forum thread), 300 loses a listing and 2,000 or more gains nothing; the
 middle value is taken. Scrapinghub and multilingual-dev are the same for every value."""
-"""A named container holding this share of the candidates' text is not boilerplate."""
 
 # An adjacent section joins the article when it starts or ends at most
 # ADJACENT_GAP blocks from the article's span, both algorithms chose at least
