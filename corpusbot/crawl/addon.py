@@ -38,7 +38,9 @@ COMPONENTS: dict[str, dict[str, int]] = {
                                "corpusbot.crawl.netguard.NetGuardMiddleware": 960,
                                "corpusbot.crawl.outcomes.FetchOutcomes": 40},
     "SPIDER_MIDDLEWARES": {"corpusbot.crawl.incremental.IncrementalMiddleware": 600},
-    "EXTENSIONS": {"corpusbot.crawl.progress.CrawlProgress": 500},
+    # Before any other extension: a killed run's resume state goes before anything reads it.
+    "EXTENSIONS": {"corpusbot.crawl.jobstate.UncleanStop": 0,
+                   "corpusbot.crawl.progress.CrawlProgress": 500},
 }
 
 THROTTLE: dict[str, int | None] = {"scrapy.extensions.throttle.AutoThrottle": None,

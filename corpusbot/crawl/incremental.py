@@ -16,7 +16,6 @@ from the start pages again and the seen-store alone decides what is new.
 from __future__ import annotations
 
 import logging
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -30,15 +29,12 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.items import MODIFIED_KEY, REVISIT_KEY
+from corpusbot.crawl.jobstate import clear_job_state
 from corpusbot.crawl.seen import CHANGED, UNCHANGED, SeenStore
 from corpusbot.crawl.signals import corpus_committed
 from corpusbot.html.dates import iso_utc
 
 logger = logging.getLogger(__name__)
-
-JOB_STATE = ("requests.seen", "requests.queue")
-"""What Scrapy keeps in ``JOBDIR`` to resume a crawl (the scheduler's state)."""
-
 
 def _store(settings: CorpusbotSettings) -> SeenStore:
     """The SQLite store beside the corpus, or the crawl's shared one when it uses Redis."""
@@ -129,14 +125,4 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         self.store.close()
         if reason == "finished" and self.jobdir and self.reset_jobdir:
             clear_job_state(Path(self.jobdir))
-
-
-def clear_job_state(jobdir: Path) -> None:
-    """Remove the scheduler state of a finished crawl from ``jobdir``."""
-    for name in JOB_STATE:
-        path = jobdir / name
-        if path.is_dir():
-            shutil.rmtree(path)
-        elif path.exists():
-            path.unlink()
-    logger.info("crawl finished: cleared the resume state in %s", jobdir)
+            logger.info("crawl finished: cleared the resume state in %s", self.jobdir)

@@ -73,6 +73,39 @@ def test_an_interrupted_crawl_resumes_where_it_stopped(tmp_path):
     assert not (out / "job" / "requests.seen").exists()
 
 
+def test_a_crawl_killed_mid_write_starts_again_and_loses_nothing(tmp_path):
+    """What ``kill -9`` can leave in JOBDIR, made on purpose: the run's open mark, a queue
+    file cut inside its header, and the fingerprints of requests whose queue records were
+    never written. Resuming that state would fail at the cut file and never fetch the
+    fingerprinted pages; the next run discards it and starts from the start pages."""
+    from scrapy import Request
+    from scrapy.utils.request import fingerprint
+
+    out = tmp_path / "out"
+    with NewsSite() as site:
+        stopped = run_crawl([f"{site.url}/"], out, "CLOSESPIDER_PAGECOUNT=4",
+                            "CONCURRENT_REQUESTS_PER_DOMAIN=1")
+        assert stopped.returncode == 2, stopped.stderr[-2000:]
+        job = out / "job"
+        cut = [path for path in (job / "requests.queue").rglob("*")
+               if path.is_file() and path.name != "active.json"]
+        assert cut, "the paused crawl left no queue file to cut"
+        for path in cut:
+            path.write_bytes(path.read_bytes()[:2])
+        manifest = site.manifest()
+        with open(job / "requests.seen", "a", encoding="ascii") as seen:
+            for path in manifest["articles"]:
+                seen.write(fingerprint(Request(f"{site.url}{path}")).hex() + "\n")
+        (job / "corpusbot-run-open").touch()
+        resumed = run_crawl([f"{site.url}/"], out)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert "stopped without closing" in resumed.stderr
+    assert crawl_stats(out)["corpusbot/job/unclean-restart"] == 1
+    stored = Counter(r["url"].removeprefix(site.url) for r in corpus_records(out))
+    assert sorted(stored) == manifest["articles"] and set(stored.values()) == {1}
+    assert not (job / "corpusbot-run-open").exists()
+
+
 def test_a_second_crawl_into_the_same_folder_is_refused(tmp_path):
     out = tmp_path / "out"
     # Slow enough that the first crawl still runs when the second has started,
