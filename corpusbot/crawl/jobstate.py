@@ -72,7 +72,8 @@ class UncleanStop:
     def from_crawler(cls, crawler: Crawler) -> Self:
         jobdir = crawler.settings.get("JOBDIR")
         if not jobdir:
-            raise NotConfigured("no JOBDIR: nothing to resume")
+            # Without JOBDIR there is nothing to resume: not worth a warning line.
+            raise NotConfigured
         return cls(crawler, Path(jobdir))
 
     def spider_closed(self) -> None:

@@ -110,7 +110,8 @@ def test_an_existing_scrapy_project_gets_the_news_spider(tmp_path):
 
 
 def test_the_components_work_without_the_add_on(tmp_path):
-    crawler = get_crawler(settings_dict={"CORPUSBOT_OUTPUT_DIR": str(tmp_path)})
+    crawler = get_crawler(settings_dict={"CORPUSBOT_OUTPUT_DIR": str(tmp_path),
+                                         "JOBDIR": str(tmp_path / "job")})
     built = {path: build_from_crawler(load_object(path), crawler)
              for components in COMPONENTS.values() for path in components}
     assert built["corpusbot.pipelines.process.ProcessPipeline"].workers >= 1
@@ -120,3 +121,5 @@ def test_the_components_work_without_the_add_on(tmp_path):
     built["corpusbot.crawl.incremental.IncrementalMiddleware"].store.close()
     built["corpusbot.pipelines.corpus.CorpusPipeline"].close_spider()
     assert (tmp_path / "crawl-seen.sqlite").is_file()
+    built["corpusbot.crawl.jobstate.UncleanStop"].spider_closed()
+    assert not list((tmp_path / "job").iterdir())
