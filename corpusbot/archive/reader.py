@@ -184,8 +184,8 @@ class ArchiveReader:
             failed_at = position
             try:
                 while True:
-                    # Where the next record starts; a whole-file gzip makes warcio's
-                    # offsets meaningless, so never step back.
+                    # Where the next record starts; a whole-file gzip or an empty gzip
+                    # member makes warcio's offsets meaningless, so never step back.
                     failed_at = max(records.offset, position)
                     if failed_at >= limit:
                         return  # the rest belongs to the next range
@@ -197,7 +197,7 @@ class ArchiveReader:
                         continue
                     in_damage = record.skipped == DAMAGED
                     yield record
-                failed_at = records.offset
+                failed_at = max(records.offset, position)
                 if failed_at >= limit or not _has_tail(handle, failed_at):
                     return
                 problem = "unreadable bytes (a cut or damaged record)"

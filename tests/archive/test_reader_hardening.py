@@ -129,3 +129,31 @@ def test_a_brotli_page_is_read_and_a_brotli_bomb_is_too_large(tmp_path: Path,
     records = list(ArchiveReader().read(path))
     assert [r.page.body for r in records if r.page is not None] == [body]
     assert [r.skipped for r in records] == [None, SKIPPED_TOO_LARGE]
+
+
+def _warc_record(kind: str, body: bytes, uri: str = "") -> bytes:
+    head = [b"WARC/1.0", b"WARC-Type: " + kind.encode(),
+            b"WARC-Record-ID: <urn:uuid:7a5a9613-6009-4ccc-a67c-d7cbdaa2a79a>",
+            b"WARC-Date: 2026-11-25T06:28:30Z"]
+    if uri:
+        head += [b"WARC-Target-URI: " + uri.encode(),
+                 b"Content-Type: application/http; msgtype=response"]
+    head.append(b"Content-Length: %d" % len(body))
+    return b"\r\n".join(head) + b"\r\n\r\n" + body + b"\r\n\r\n"
+
+
+def test_an_empty_gzip_member_before_a_damaged_one_is_damage_not_a_crash(tmp_path: Path) -> None:
+    """Found by the fuzz test: after an empty gzip member warcio's offsets run behind the
+    file (here below zero), and seeking to the damage after them raised ``OSError``."""
+    import gzip
+
+    http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><p>"
+            + b"Words of a page. " * 200 + b"</p></body></html>")
+    response = _warc_record("response", http, "https://example.org/a")
+    response = response[:8] + b"\x0f" + response[9:]  # "WARC/1.0" ends in a flipped byte
+    members = (_warc_record("warcinfo", b"software: tests\r\n"), b"", response + response)
+    path = tmp_path / "empty-member.warc.gz"
+    path.write_bytes(b"".join(gzip.compress(member, 1) for member in members))
+    records = list(ArchiveReader().read(path))
+    assert [r.page.url for r in records if r.page] == ["https://example.org/a"]
+    assert [r.skipped for r in records].count(DAMAGED) == 1
