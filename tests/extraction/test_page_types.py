@@ -403,3 +403,23 @@ def test_an_overlay_with_the_dialog_role_stays_out():
     text = extract(page(body)).text
     assert "The council said on Monday" in text
     assert "welcome gift" not in text
+
+
+def test_a_reading_lists_link_rich_entries_join_the_entries_kept_beside_them():
+    # A course page: each week's reading list mixes entries of prose with entries that are
+    # mostly a link; the menu's list, none of whose items is text, stays out.
+    weeks = "".join(
+        f"<h3>Week {n}: {topic}</h3><p>{PARAGRAPH}</p><ul>"
+        f"<li>Lecture notes on {topic.lower()}, with the proofs we skipped in class and a "
+        f"few exercises to try before the problem set: <a href='/n{n}.pdf'>notes</a></li>"
+        f"<li>Original paper: <a href='/p{n}'>{topic} in polynomial time, 1999</a></li>"
+        f"<li><a href='/s{n}'>Slides of the guest lecture on {topic.lower()}</a></li></ul>"
+        for n, topic in enumerate(("Tensor methods", "Robust statistics", "Sum of squares"))
+    )
+    menu = "".join(f"<li><a href='/{name}'>{name}</a></li>" for name in ("Home", "Staff", "Exams"))
+    body = f"<div class='side'><ul>{menu}</ul></div><div class='content'>{weeks}</div>"
+    text = extract(page(body)).text
+    assert "Lecture notes on robust statistics" in text
+    assert "Robust statistics in polynomial time" in text
+    assert "Slides of the guest lecture on sum of squares" in text
+    assert "Staff" not in text

@@ -28,7 +28,8 @@
    unnamed blocks when they add half the kept text
    (``corpusbot.extraction.default.landmarks``): documentation and product pages.
 5. Add a listing region (repeated items) that outweighs the kept text:
-   listings, collections, search results.
+   listings, collections, search results. A list some of whose items were
+   kept gives the rest (``corpusbot.extraction.default.lists``).
 6. Drop the headline from the body: it is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
@@ -81,7 +82,7 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import anchor, edges, landmarks, lead, regions
+from corpusbot.extraction.default import anchor, edges, landmarks, lead, lists, regions
 from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
     ContainerNames,
@@ -190,6 +191,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = recover_inside(page.blocks, kept, names)
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
+    kept = lists.completed(page.blocks, kept, names)
     return drop_headline(kept, page.title)
 
 
