@@ -1,7 +1,8 @@
 """The features of ``learned_choice.py``: both selections, and what kind of page it is.
 
 ``selection_features``: the composition's and ``web2text``'s selections
-against the page and each other. ``PageKind``: what kind of page it is,
+against the page and each other. ``difference_features``: the blocks one
+chose and the other did not. ``PageKind``: what kind of page it is,
 read on the parsed tree before anything is cut (``read_page``'s ``on_tree``),
 so the head's declarations and JSON-LD are still there:
 
@@ -48,6 +49,14 @@ FEATURE_NAMES = (
     "kept_blocks_share", "learned_blocks_share", "heading_share", "short_block_share",
 )
 SHORT_BLOCK_WORDS = 5
+DIFF_NAMES = (
+    "log_words_added", "log_words_dropped", "added_link_density", "dropped_link_density",
+    "added_short_share", "dropped_short_share", "log_added_block_words",
+    "log_dropped_block_words", "added_item_share", "added_cell_share",
+)
+"""What ``web2text`` adds to the composition's selection and what it drops from it."""
+_ITEM = re.compile(r"\b(li|dd|dt)\b")
+_CELL = re.compile(r"\b(td|th)\b")
 
 KIND_NAMES = (
     "page_score", "jsonld_article", "jsonld_index", "og_article", "og_website",
@@ -74,8 +83,10 @@ class PageKind:
         text_points = (2 if running >= article.TEXT_ARTICLE_CHARS
                        else -1 if running < article.TEXT_INDEX_CHARS else 0)
         score = jsonld[0] + og_points + text_points
-        # article.classify's sum, its signals computed once
-        self.crawler_article = score + article.url_shape(self.url) >= article.ARTICLE_SCORE
+        # article.classify's sum, its signals computed once; a page read without its URL (a
+        # file, a gold set's page) has no URL signal, not the index shape of an empty path
+        url_points = article.url_shape(self.url) if self.url else 0
+        self.crawler_article = score + url_points >= article.ARTICLE_SCORE
         self.page_article = score >= article.ARTICLE_SCORE
         max_repeat, repeating, fields, forms = _structure(root)
         self.signals = [
@@ -110,19 +121,15 @@ def _og(root: etree._Element) -> tuple[int, str | None]:
 
 def _structure(root: etree._Element) -> tuple[int, int, int, int]:
     """The largest repeat of one child kind, the parents repeating one, fields and forms."""
-    repeats: Counter = Counter()
-    fields = forms = 0
+    max_repeat = repeating = fields = forms = 0
     for element in root.iter(etree.Element):
         tag = element.tag
-        if tag in FIELD_TAGS:
-            fields += 1
-        elif tag == "form":
-            forms += 1
-        parent = element.getparent()
-        if parent is not None:
-            repeats[(id(parent), tag, element.get("class"))] += 1
-    counts = repeats.values()
-    return max(counts, default=0), sum(c >= REPEAT_MIN for c in counts), fields, forms
+        fields += tag in FIELD_TAGS
+        forms += tag == "form"
+        if len(element):
+            most = max(Counter((c.tag, c.get("class")) for c in element).values())
+            max_repeat, repeating = max(max_repeat, most), repeating + (most >= REPEAT_MIN)
+    return max_repeat, repeating, fields, forms
 
 
 def selection_features(
@@ -145,6 +152,26 @@ def selection_features(
         sum(b.is_heading for b in blocks) / n,
         sum(b.words < SHORT_BLOCK_WORDS for b in blocks) / n,
     ])
+
+
+def difference_features(kept: Sequence[Block], learned: Sequence[Block]) -> np.ndarray:
+    """``DIFF_NAMES``: the blocks only ``web2text`` chose, and those only the composition chose."""
+    kept_ids, learned_ids = {id(b) for b in kept}, {id(b) for b in learned}
+    added = [b for b in learned if id(b) not in kept_ids]
+    dropped = [b for b in kept if id(b) not in learned_ids]
+    return np.array([
+        np.log1p(words(added)), np.log1p(words(dropped)),
+        _link_density(added), _link_density(dropped),
+        _short_share(added), _short_share(dropped),
+        np.log1p(words(added) / max(len(added), 1)),
+        np.log1p(words(dropped) / max(len(dropped), 1)),
+        sum(bool(_ITEM.search(b.dom_path)) for b in added) / max(len(added), 1),
+        sum(bool(_CELL.search(b.dom_path)) for b in added) / max(len(added), 1),
+    ])
+
+
+def _short_share(blocks: Sequence[Block]) -> float:
+    return sum(b.words < SHORT_BLOCK_WORDS for b in blocks) / max(len(blocks), 1)
 
 
 def words(blocks: Sequence[Block]) -> int:
