@@ -5,8 +5,8 @@ object and multiplies the 55 language probabilities one by one in Python;
 on a 500-character sample that is most of a call. Its profiles, 88 000
 lists of 55 Python floats, also take about 100 MB in every process.
 ``NgramDetector`` keeps langdetect's profiles (as one float64 matrix, 39 MB),
-random draws and trial loop (``_detect_block``) and replaces only the inner
-steps with equivalents that give the same floats in the same order:
+random draws and trials (``_detect_block``) and replaces the steps inside with
+equivalents that give the same floats in the same order:
 
 - characters are normalised with ``str.translate`` over a table of
   ``NGram.normalize`` results, filled as characters are first seen;
@@ -16,10 +16,14 @@ steps with equivalents that give the same floats in the same order:
   upper case after an upper-case one (langdetect's "capital word" rule); a
   word's n-grams are kept for the next texts (``Profiles.words``);
 - an update multiplies the probability vector by a matrix row plus the
-  smoothing weight, the operations langdetect does per element; the
-  normalising sum stays Python's ``sum``, in langdetect's order.
+  smoothing weight, the operations langdetect does per element; the five
+  updates between two convergence checks are drawn first and multiplied in
+  as one product, row after row; the normalising sum stays Python's ``sum``,
+  in langdetect's order;
+- the count that decides whether Latin letters are cleaned from a text in
+  another script is made by regular expressions.
 
-``tests/test_language.py`` checks the answers against langdetect's own
+``tests/language/test_ngramdetector.py`` checks the answers against langdetect's own
 Detector on texts in many scripts.
 """
 
@@ -34,10 +38,18 @@ from types import SimpleNamespace
 import numpy as np
 from langdetect.detector import Detector
 from langdetect.detector_factory import PROFILES_DIRECTORY
+from langdetect.lang_detect_exception import ErrorCode, LangDetectException
 from langdetect.language import Language
 from langdetect.utils.ngram import NGram
 
 _SPACE_RUN = re.compile(" {2,}")
+# langdetect's cleaning_text: its "Latin" is the ASCII range A-z, and every character from
+# U+0300 counts as non-Latin (it means to spare Latin Extended Additional, but compares
+# unicode_block's number with the block's name, which never match).
+_LATIN = re.compile("[A-z]")
+_NON_LATIN = re.compile("[\u0300-\U0010ffff]")
+_CHECK_EVERY = 5
+"""langdetect's loop tests for convergence after every fifth update."""
 MAX_CACHED_WORDS = 1 << 15
 """Padded words whose n-grams are kept between texts (about 13 MB at most: ~390 bytes a
 word measured on the gold pages, the n-gram strings shared through ``Profiles.grams``)."""
@@ -114,9 +126,15 @@ class NgramDetector(Detector):
         self.text += _SPACE_RUN.sub(" ", text[:self.max_text_length])
 
     def cleaning_text(self) -> None:
+        """langdetect's rule, counted by regular expressions instead of a loop per character:
+        a text with over twice as many characters from U+0300 on as ASCII letters ``A``-``z``
+        loses the latter."""
         # Text in the Latin alphabet alone is never cleaned: skip the count.
-        if not self.text.isascii():
-            super().cleaning_text()
+        if self.text.isascii():
+            return
+        latin = len(_LATIN.findall(self.text))
+        if latin * 2 < len(_NON_LATIN.findall(self.text)):
+            self.text = _LATIN.sub("", self.text)
 
     def _extract_ngrams(self) -> list[str]:
         known, cache = self.word_lang_prob_map, self.words
@@ -131,6 +149,38 @@ class NgramDetector(Detector):
                 grams = cache[padded] = _word_ngrams(padded, known, self.grams)
             found += grams
         return found
+
+    def _detect_block(self) -> None:
+        """langdetect's trials, with the updates between two convergence checks applied as
+        one product: the same n-grams drawn in the same order, the same factors multiplied
+        in the same order (``np.multiply.reduce`` down the rows), so the same floats."""
+        self.cleaning_text()
+        ngrams = self._extract_ngrams()
+        if not ngrams:
+            raise LangDetectException(ErrorCode.CantDetectError, "No features in text.")
+        self.langprob = [0.0] * len(self.langlist)
+        self.random.seed(self.seed)
+        for _ in range(self.n_trial):
+            prob = self._trial(ngrams)
+            for j in range(len(self.langprob)):
+                self.langprob[j] += prob[j] / self.n_trial
+
+    def _trial(self, ngrams: list[str]) -> np.ndarray:
+        """One trial: a first update, then ``_CHECK_EVERY`` updates between checks, as
+        langdetect's loop checks after its updates 0, 5, 10, ... until one converges."""
+        draw, rows = self.random.choice, self.word_lang_prob_map
+        prob = self._init_probability()
+        weight = (self.alpha + self.random.gauss(0.0, 1.0) * self.ALPHA_WIDTH) / self.BASE_FREQ
+        prob *= weight + self.matrix[rows[draw(ngrams)]]
+        factors = np.empty((_CHECK_EVERY + 1, len(prob)), dtype=np.float64)
+        done = 0
+        while self._normalize_prob(prob) <= self.CONV_THRESHOLD and done < self.ITERATION_LIMIT:
+            factors[0] = prob
+            np.add(self.matrix[[rows[draw(ngrams)] for _ in range(_CHECK_EVERY)]], weight,
+                   out=factors[1:])
+            prob = np.multiply.reduce(factors, axis=0)
+            done += _CHECK_EVERY
+        return prob
 
     def _init_probability(self) -> np.ndarray:
         return np.array(super()._init_probability(), dtype=np.float64)
