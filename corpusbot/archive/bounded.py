@@ -19,6 +19,7 @@ record boundary.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
@@ -142,6 +143,9 @@ class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
         super().__init__(stream, block_size=block_size, decomp_type="gzip" if gzipped else None)
         self.max_record_bytes = max_record_bytes
         self.member_bytes = 0
+        # warcio starts a record where the record before it ended, so the record after an
+        # empty gzip member (legal, and some writers leave them) would start inside it.
+        self.after_empty_member: Callable[[], None] | None = None
 
     def _inflate(self, data: bytes) -> bytes:
         if not isinstance(self.decompressor, _ZLIB_TYPE):
@@ -160,8 +164,12 @@ class BoundedArchiveReader(_Strict, DecompressingBufferedReader):
                 raise RecordTooLarge(f"a record inflates past {self.max_record_bytes} bytes")
 
     def read_next_member(self) -> bool:
+        ended_empty = self.member_bytes == 0
         self.member_bytes = 0
-        return super().read_next_member()
+        found = super().read_next_member()
+        if found and ended_empty and self.after_empty_member is not None:
+            self.after_empty_member()
+        return found
 
     def readline(self, length: int | None = None) -> bytes:
         # warcio's readline can return part of a long line without its newline (it
@@ -195,7 +203,15 @@ def bounded_iterator(handle: object, block_size: int, gzipped: bool,
     to its end, whether its WARC-Block-Digest and WARC-Payload-Digest matched."""
     records = ArchiveIterator(handle, arc2warc=True, block_size=block_size,
                               check_digests=check_digests)
-    records.reader = BoundedArchiveReader(records.fh, block_size, gzipped, max_record_bytes)
+    reader = records.reader = BoundedArchiveReader(records.fh, block_size, gzipped,
+                                                   max_record_bytes)
+
+    def next_member_starts_here() -> None:
+        # what the file gave past the empty member waits in ``starting_data``
+        records.offset = (records.fh.tell() - reader.rem_length()
+                          - len(reader.starting_data or b""))
+
+    reader.after_empty_member = next_member_starts_here
     return records
 
 

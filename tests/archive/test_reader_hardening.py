@@ -157,3 +157,21 @@ def test_an_empty_gzip_member_before_a_damaged_one_is_damage_not_a_crash(tmp_pat
     records = list(ArchiveReader().read(path))
     assert [r.page.url for r in records if r.page] == ["https://example.org/a"]
     assert [r.skipped for r in records].count(DAMAGED) == 1
+
+
+def test_a_record_after_an_empty_gzip_member_starts_where_its_member_does(tmp_path: Path) -> None:
+    """warcio starts a record where the one before it ended; after an empty member (legal
+    gzip) that is inside the empty member, and a range cut at the next member would read the
+    record twice (once as the range before's, its start being below the cut)."""
+    import gzip
+
+    http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><p>"
+            + b"Words of a page. " * 200 + b"</p></body></html>")
+    members = [gzip.compress(_warc_record("response", http, f"https://example.org/{name}"), 1)
+               for name in ("a", "b")]
+    empty = gzip.compress(b"", 1)
+    path = tmp_path / "empty-member-between.warc.gz"
+    path.write_bytes(members[0] + empty + members[1])
+    records = list(ArchiveReader().read(path))
+    assert [(r.page.url, r.start) for r in records] == [
+        ("https://example.org/a", 0), ("https://example.org/b", len(members[0]) + len(empty))]
