@@ -423,3 +423,27 @@ def test_a_reading_lists_link_rich_entries_join_the_entries_kept_beside_them():
     assert "Robust statistics in polynomial time" in text
     assert "Slides of the guest lecture on sum of squares" in text
     assert "Staff" not in text
+
+
+def test_a_products_legal_footnotes_in_the_footer_do_not_outweigh_its_description():
+    # A product page: short sections of its own, and a footer whose numbered footnotes and
+    # fine print are longer prose than the page's; the footer is never the holder of the text.
+    notes = "".join(
+        f"<li>Testing conducted in August {2020 + n} using preproduction units with the "
+        "software of that time; battery life varies by use, settings and many other "
+        "factors, and results of the tests may differ from what you see at home.</li>"
+        for n in range(8)
+    )
+    body = (
+        "<main><h1>Slate 11 tablet</h1>"
+        "<p>The thinnest tablet we have made, with a display that reads in sunlight.</p>"
+        "<h2>Battery</h2><p>A whole day of work on one charge, and fast charging when you "
+        "need it before a flight.</p><p>Price from 499 euros, in two colours.</p></main>"
+        f"<footer><section class='footnotes' aria-label='Footnotes'><ol>{notes}</ol>"
+        "<p>Accessories are sold separately, and features may not be available in all "
+        "regions or languages; see the support pages for what applies where you live.</p>"
+        "</section></footer>"
+    )
+    text = extract(page(body)).text
+    assert "A whole day of work on one charge" in text
+    assert "preproduction units" not in text
