@@ -14,7 +14,9 @@ page-frame element (``<footer>``, ``<aside>``, ``<nav>``, ``<header>``) or a
 container named boilerplate (``sidebar``, ``footer``), or, opening with a
 heading of its own, in a column of headed link lists (a blog's sidebar of
 widgets) — the learned labelling (``web2text``) of the headline's container
-after the headline replaces it.
+after the headline replaces it. When all that is kept lies in the headline's container but
+is a few words (a date line and a heading above a table of contents), that labelling of the
+container joins it.
 
 Never keyed on a site: the rule reads the tree's shape and the headline.
 """
@@ -39,6 +41,10 @@ LINK_RICH_DENSITY = 0.5
 """A block this much inside links is a link of a list (a blogroll, an archive)."""
 BEFORE_MAX_WORDS = 30
 """Kept text above the headline this short is its frame (a breadcrumb is 5-15 words)."""
+SCRAPS_MAX_WORDS = 15
+"""Kept text of the headline's own container this short is scraps (a date line, a heading):
+the container's learned content joins it. No gold page changes at 15 or 30 words; a report's
+table of contents whose footer no longer counts as the text's holder needs it."""
 
 
 def instead_of_side_box(
@@ -53,15 +59,32 @@ def instead_of_side_box(
         return list(kept)
     headline = page.blocks[at]
     container = _common_ancestor(headline.element, page.blocks[at + 1].element)
-    if any(is_inside(b.element, container) for b in kept):
+    if all(is_inside(b.element, container) for b in kept):
+        return _with_learned_content(page, kept, headline, container, model)
+    if any(is_inside(b.element, container) for b in kept) or not _is_page_frame(
+            page, headline, kept):
         return list(kept)
-    if not _is_page_frame(page, headline, kept):
+    return _learned_content(page, headline, container, model) or list(kept)
+
+
+def _with_learned_content(page: PageBlocks, kept: Sequence[Block], headline: Block,
+                          container: etree._Element,
+                          model: web2text.Model | None) -> list[Block]:
+    """``kept``, and when it is only scraps of the headline's own container (a date line,
+    a heading) the container's learned content with it."""
+    if sum(b.words for b in kept) >= SCRAPS_MAX_WORDS:
         return list(kept)
+    chosen = {id(b) for b in kept}
+    chosen.update(id(b) for b in _learned_content(page, headline, container, model))
+    return [b for b in page.blocks if id(b) in chosen]
+
+
+def _learned_content(page: PageBlocks, headline: Block, container: etree._Element,
+                     model: web2text.Model | None) -> list[Block]:
     names = ContainerNames()
-    content = [b for b in web2text.select(page, model)
-               if b.position > headline.position and is_inside(b.element, container)
-               and not names.is_boilerplate(b.element)]
-    return content or list(kept)
+    return [b for b in web2text.select(page, model)
+            if b.position > headline.position and is_inside(b.element, container)
+            and not names.is_boilerplate(b.element)]
 
 
 def _headline_index(page: PageBlocks) -> int | None:
