@@ -42,6 +42,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import warc as bench_warc  # noqa: E402 - the archive builders, beside this script
 
+from corpusbot.archive.copies import COPIES_DEFAULT  # noqa: E402
 from corpusbot.archive.reader import ArchiveReader  # noqa: E402
 from corpusbot.archive.runner import Runner, RunOptions  # noqa: E402
 from corpusbot.corpus.sink import Corpus  # noqa: E402
@@ -78,18 +79,20 @@ def build_segments(work: Path, archive: Path, count: int) -> list[Path]:
     return paths
 
 
-def run_pipeline(archive: Path, out: Path, jobs: int, precise: bool = False,
-                 metadata: bool = True) -> tuple[float, Counter[str], dict]:
+def run_pipeline(archive: Path, out: Path, jobs: int, *, precise: bool = False,
+                 metadata: bool = True, copies: int = COPIES_DEFAULT,
+                 ) -> tuple[float, Counter[str], dict]:
     """Seconds for one whole run into a fresh folder, its stats, and CPU seconds spent
     by this process and by the workers (reaped, so counted as children); unrounded
-    with ``precise``; ``metadata`` as ``corpusbot warc --no-metadata`` turns it off."""
+    with ``precise``; ``metadata`` as ``corpusbot warc --no-metadata`` turns it off;
+    ``copies=0`` processes every exact copy again (``corpusbot.archive.copies``)."""
     shutil.rmtree(out, ignore_errors=True)
     self_before = resource.getrusage(resource.RUSAGE_SELF)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     corpus = Corpus(out)
     processor = Processor(ProcessorOptions(overrides={"extract.metadata": metadata}))
-    report = Runner(processor, corpus, RunOptions(jobs=jobs)).run([archive])
+    report = Runner(processor, corpus, RunOptions(jobs=jobs, copies=copies)).run([archive])
     seconds = time.perf_counter() - started
     cpu = {"main": _cpu(resource.getrusage(resource.RUSAGE_SELF), self_before, precise),
            "workers": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN), children_before,
@@ -198,12 +201,14 @@ def segment_seconds(segment: Path, work: Path, calls: dict[str, Callable[[Page],
                     ) -> dict[str, float]:
     """CPU seconds of the whole pipeline (-j 1, into a fresh folder), with and without the
     declared metadata (on by default since issue 9; earlier figures were measured without
-    it), and of each bare extractor alone on the segment's pages (held in memory: only the
-    calls count)."""
+    it), with every exact copy processed again (as before 2026-11-25), and of each bare
+    extractor alone on the segment's pages (held in memory: only the calls count)."""
     seconds = {}
-    for name, metadata in (("pipeline", True), ("pipeline_no_metadata", False)):
+    for name, metadata, copies in (("pipeline", True, COPIES_DEFAULT),
+                                   ("pipeline_no_metadata", False, COPIES_DEFAULT),
+                                   ("pipeline_copies_processed", True, 0)):
         _, _, used = run_pipeline(segment, work / "segment-out", 1, precise=True,
-                                  metadata=metadata)
+                                  metadata=metadata, copies=copies)
         seconds[name] = used["main"]
     pages = [r.page for r in ArchiveReader().read(segment) if r.page]
     for name, call in calls.items():
@@ -288,6 +293,8 @@ def speed_figures(archive: Path, work: Path, repeat: int, segments: int) -> dict
             "pipeline_vs_trafilatura_cpu": round(total["trafilatura"] / total["pipeline"], 2),
             "pipeline_no_metadata_vs_trafilatura_cpu": round(
                 total["trafilatura"] / total["pipeline_no_metadata"], 2),
+            "pipeline_copies_processed_vs_trafilatura_cpu": round(
+                total["trafilatura"] / total["pipeline_copies_processed"], 2),
             "pipeline_vs_extract_alone_cpu": round(
                 total["corpusbot_extract"] / total["pipeline"], 2),
             "pipeline_j1_pages_per_s_whole_archive": round(pages / min(times[1]), 1),

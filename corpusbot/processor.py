@@ -16,9 +16,10 @@ and the input order, so it happens in the sink (``corpusbot.corpus.sink``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import takewhile
+from typing import Any, TypeVar
 
 from corpusbot.document import Document, Rejection, reject
 from corpusbot.filters.registry import EXTRACT, LAST, PRESET_DEFAULT, build_steps
@@ -29,6 +30,7 @@ from corpusbot.steps import PageState, Step
 logger = logging.getLogger(__name__)
 
 CRASH = "process/crash"
+_R = TypeVar("_R")
 
 
 @dataclass(slots=True, frozen=True)
@@ -88,16 +90,37 @@ class Processor:
         ``state`` holds its paragraphs, language and page)."""
         return self._run(state, [step for step in self.steps if step.name != EXTRACT])
 
+    def url_steps(self) -> list[Step] | None:
+        """The steps whose answer depends on the URL (``Step.reads_url``) when they run before
+        every other step, so that the rest answer from a page's bytes alone; None otherwise."""
+        leading = list(takewhile(lambda step: step.reads_url, self.steps))
+        if any(step.reads_url for step in self.steps[len(leading):]):
+            return None
+        return leading
+
+    def url_rejection(self, page: Page, steps: list[Step]) -> Rejection | None:
+        """What ``url_steps`` make of ``page``: its Rejection, or None when they pass it."""
+        state = PageState(page)
+        return self._guarded(state, lambda: self._first_drop(state, steps))
+
     def _run(self, state: PageState, steps: list[Step]) -> Document | Rejection:
-        page = state.page
+        return self._guarded(state, lambda: self._first_drop(state, steps) or _document(state))
+
+    @staticmethod
+    def _first_drop(state: PageState, steps: list[Step]) -> Rejection | None:
+        for step in steps:
+            drop = step.apply(state)
+            if drop is not None:
+                return reject(state.page, drop.reason, detail=drop.detail, cuts=state.cuts,
+                              text=state.text or None)
+        return None
+
+    @staticmethod
+    def _guarded(state: PageState, work: Callable[[], _R]) -> _R | Rejection:
         try:
-            for step in steps:
-                drop = step.apply(state)
-                if drop is not None:
-                    return reject(page, drop.reason, detail=drop.detail, cuts=state.cuts,
-                                  text=state.text or None)
-            return _document(state)
+            return work()
         except Exception as error:  # the invariant: no exception escapes for any input
+            page = state.page
             logger.warning("processing %s crashed: %s: %s", page.url, type(error).__name__, error)
             return reject(page, CRASH, detail=f"{type(error).__name__}: {error}")
 

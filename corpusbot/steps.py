@@ -11,7 +11,10 @@ A step is a small class with
 - ``reasons``: every reason it may drop a page for, ``filter/<step>/<rule>``;
 - ``apply(state)``: one call per page, which drops (returns a ``Drop``),
   edits the text (``state.set_paragraphs`` and ``state.count_edit``), or
-  annotates (``state.meta``, ``state.signals``) and returns None.
+  annotates (``state.meta``, ``state.signals``) and returns None;
+- ``reads_url``: True when its answer depends on the page's URL (the URL
+  block lists); the others answer from the page's bytes alone, which lets an
+  archive run reuse a result for an exact copy (``corpusbot.archive.copies``).
 
 Steps hold no per-page state and do no I/O: a Processor (a list of steps)
 is pickled to worker processes and must give the same answer everywhere.
@@ -109,6 +112,7 @@ class Step:
     reasons: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     """One line for ``corpusbot steps`` and the README's step table."""
+    reads_url: ClassVar[bool] = False
 
     __slots__ = ("options",)
 

@@ -55,7 +55,8 @@ def _short(path: str, width: int = 40) -> str:
     return path if len(path) <= width else "…" + path[-(width - 1):]
 
 
-_ARCHIVE_ROWS = (("archive/files", "files read"), ("archive/files/already-done",
+_ARCHIVE_ROWS = (("archive/copies-reused", "exact copies, not extracted again"),
+                 ("archive/files", "files read"), ("archive/files/already-done",
                   "files already read"), ("archive/ranges", "ranges read"),
                  ("archive/damaged", "damaged records"), ("archive/unreadable",
                                                           "unreadable files"))

@@ -9,7 +9,10 @@ of a few pages; up to ``window`` tasks run at once in ``jobs`` worker
 processes (in this process when ``jobs`` is 1), and their results are taken
 back in input order and handed to ``Corpus.add``. Dedup therefore sees the
 same sequence whatever the number of workers, and the corpus is the same.
-Memory stays bounded by the window, not by the archive.
+Memory stays bounded by the window, not by the archive. A page whose bytes
+an earlier page of the run had (an exact copy under another URL) is not
+sent to a worker: it takes the earlier page's outcome (``archive.copies``),
+and the corpus is byte for byte what processing it again would give.
 
 After each task the input position advances; every ``commit_pages`` pages
 or ``commit_seconds`` the corpus commits, and that position becomes where a
@@ -32,6 +35,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from corpusbot.archive.copies import COPIES_DEFAULT, REUSED, CopyMemo, copy_key
 from corpusbot.archive.ranges import ByteRange
 from corpusbot.archive.reader import (
     DAMAGED,
@@ -77,11 +81,16 @@ class RunOptions:
     reader: ReaderOptions = field(default_factory=ReaderOptions)
     start_method: str | None = None
     """How worker processes start (``multiprocessing``'s names); None: the process's default."""
+    copies: int = COPIES_DEFAULT
+    """Outcomes of distinct pages remembered for their exact copies (``archive.copies``);
+    0: every copy is processed again."""
 
     def __post_init__(self) -> None:
         for name in ("jobs", "chunk_pages", "commit_pages"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)}")
+        if self.copies < 0:
+            raise ValueError(f"copies must be 0 or more, got {self.copies}")
         if self.timeout_seconds <= 0 or self.commit_seconds <= 0:
             raise ValueError("time limits must be positive")
 
@@ -123,6 +132,9 @@ class _Step:
     skipped: str | None = None  # a stat to count instead of a page
     page: int = -1  # index into the task's pages, when the page went to a worker
     refused: Rejection | None = None  # known without a worker: the URL was processed
+    key: bytes | None = None  # the page's copy key (``archive.copies``), when one is kept
+    copy_of: bytes | None = None  # an exact copy of a page read before: not sent ...
+    held: Page | None = None  # ... but held here, to process if its first's outcome is unknown
 
 
 @dataclass(slots=True)
@@ -144,6 +156,12 @@ class Runner:
         self._stopping = False
         self._before: Counter[str] = Counter()
         self._cadence = CommitCadence(self.options.commit_pages, self.options.commit_seconds)
+        url_steps = processor.url_steps()
+        self._url_steps = url_steps or []
+        self._copies = (CopyMemo(corpus.dedup_options, url_steps, self.options.copies)
+                        if url_steps is not None and self.options.copies else None)
+        self._unsettled: set[bytes] = set()  # first occurrences sent and not yet added
+        self._pool_now: Pool | None = None
 
     def stop(self) -> None:
         """Stop reading; finish the tasks in flight and commit."""
@@ -154,6 +172,7 @@ class Runner:
         self._before = before = Counter(self.corpus.stats)
         status = "failed"
         with self._pool() as pool:
+            self._pool_now = pool
             self._drive(pool, self._tasks(paths))
             status = "interrupted" if self._stopping else "done"
         self.corpus.close(status)
@@ -193,7 +212,9 @@ class Runner:
             if step.skipped:
                 corpus.count(step.skipped)
             elif step.page >= 0:
-                corpus.add(results[step.page])
+                self._add(results[step.page], step.key)
+            elif step.copy_of is not None and step.held is not None:
+                self._add_copy(step.copy_of, step.held)
             elif step.refused is not None:
                 corpus.add(step.refused)
             corpus.advance(step.position)
@@ -201,6 +222,26 @@ class Runner:
         if self.progress:
             self.progress.update(corpus.stats - self._before)
         self._maybe_commit()
+
+    def _add(self, result: Result, key: bytes | None) -> None:
+        kept = self.corpus.add_verdict(result) is None
+        if key is not None and self._copies is not None:
+            self._unsettled.discard(key)
+            self._copies.remember(key, result, kept)
+
+    def _add_copy(self, key: bytes, page: Page) -> None:
+        """Add the result of an exact copy of a page read before: the first's remembered
+        outcome under the copy's identity, or, when there is none, the copy processed."""
+        assert self._copies is not None and self._pool_now is not None
+        refused = (self.processor.url_rejection(page, self._url_steps)
+                   if self._url_steps else None)
+        result = refused or self._copies.recall(key, page)
+        if result is not None:
+            self.corpus.add(result)
+            if refused is None:
+                self.corpus.count(REUSED)
+            return
+        self._add(self._pool_now.submit([page]).result()[0], key)
 
     def _maybe_commit(self) -> None:
         if self._cadence.due():
@@ -247,10 +288,17 @@ class Runner:
     def _step(self, record: Record, position: InputPosition) -> tuple[_Step, Page | None]:
         if record.page is None:
             return _Step(position, skipped=record.skipped), None
-        refused = self.corpus.admit(record.page)
+        page = record.page
+        refused = self.corpus.admit(page)
         if refused is not None:
             return _Step(position, refused=refused), None
-        return _Step(position), record.page
+        if self._copies is None:
+            return _Step(position), page
+        key = copy_key(page)
+        if key in self._unsettled or key in self._copies:
+            return _Step(position, copy_of=key, held=page), None
+        self._unsettled.add(key)
+        return _Step(position, key=key), page
 
     def _start_offset(self, part: ByteRange) -> int | None:
         """Where to start reading ``part``: its start, the committed offset, or None when

@@ -20,6 +20,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from corpusbot.archive.copies import COPIES_DEFAULT
 from corpusbot.archive.progress import ProgressBar, summary
 from corpusbot.archive.ranges import RANGE_BYTES_DEFAULT
 from corpusbot.archive.reader import STATUSES_DEFAULT, ReaderOptions, find_archives, why_missing
@@ -108,6 +109,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-digest-check", dest="digest_check", action="store_false",
                         help="do not check the WARC-Block-Digest and WARC-Payload-Digest "
                         "records carry (a mismatch is counted as archive/damaged/digest)")
+    parser.add_argument("--process-copies", action="store_true",
+                        help="extract every exact copy of a page again (by default a copy "
+                        "under another URL takes the first's outcome; the corpus is the same)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
 
@@ -200,7 +204,7 @@ def _options(args: argparse.Namespace) -> tuple[ProcessorOptions, CorpusOptions,
     jobs = {} if args.jobs is None else {"jobs": args.jobs}  # RunOptions owns the default
     run = RunOptions(commit_pages=args.commit_every,
                      reader=ReaderOptions(statuses=args.status, check_digests=args.digest_check),
-                     **jobs)
+                     copies=0 if args.process_copies else COPIES_DEFAULT, **jobs)
     return processor, corpus, run
 
 

@@ -56,6 +56,7 @@ class Urls(Step):
     """Drops pages whose URL a block list names."""
 
     name = NAME
+    reads_url = True
     Options = UrlsOptions
     reasons = (f"filter/{NAME}/<list>", BANNED_WORD)
     summary = "URL block lists (domains, URLs, UT1 folders) and banned words in the URL"

@@ -94,9 +94,11 @@ def test_a_deleted_sqlite_index_is_refused_too(tmp_path: Path) -> None:
 
 
 def many(tmp_path: Path) -> Path:
-    """300 pages: the 15 distinct ones under 20 URLs each, spread so that runs take seconds."""
+    """300 pages: the 15 distinct ones under 20 URLs each, spread so that runs take seconds
+    (each copy's bytes differ by a comment, so that it is processed, not taken for the exact
+    copy it would be: ``corpusbot.archive.copies``)."""
     pages = originals()
-    records = [Rec(f"https://m{n}.example/{i}", body)
+    records = [Rec(f"https://m{n}.example/{i}", body + f"<!-- {n} -->".encode())
                for n in range(20) for i, body in enumerate(pages)]
     return write_warc(tmp_path / "many.warc.gz", records)
 

@@ -1,0 +1,124 @@
+"""Exact copies in an archive take their first occurrence's outcome, as processing them would."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from corpusbot.archive.copies import REUSED
+from corpusbot.archive.runner import Runner, RunOptions
+from corpusbot.cli import main
+from corpusbot.corpus.sink import Corpus, CorpusOptions
+from corpusbot.dedup.backends import open_index
+from corpusbot.fingerprints.options import LEVELS_DEFAULT, DedupOptions
+from corpusbot.processor import Processor, ProcessorOptions
+from tests.corpus_support import Rec, page, page_names, read_shards, write_warc
+
+NO_TEXT = b"<html><body><nav><a href='/'>Home</a></nav></body></html>"
+
+
+def archive(tmp_path: Path) -> Path:
+    """Two articles and a page without main text, each again under other URLs; one copy
+    declares another charset, which changes what processing reads."""
+    first, second = (page(name) for name in page_names()[:2])
+    # a relative canonical link: the metadata of each copy names its own site
+    first = re.sub(rb"<head[^>]*>", rb'\g<0><link rel="canonical" href="/canonical">', first,
+                   count=1)
+    return write_warc(tmp_path / "copies.warc.gz", [
+        Rec("https://a.example/one", first),
+        Rec("https://a.example/empty", NO_TEXT),
+        Rec("https://mirror.example/one", first),            # kept first: dedup/exact
+        Rec("https://a.example/two", second),
+        Rec("https://mirror.example/empty", NO_TEXT),        # rejected first: the same reason
+        Rec("https://b.example/empty?ref=x", NO_TEXT),
+        Rec("https://latin.example/one", first, "text/html; charset=iso-8859-1"),
+        Rec("https://mirror.example/two", second),
+        Rec("https://blocked.example/one", first),
+    ])
+
+
+def run(archive: Path, out: Path, copies: int | None = None, jobs: int = 1,
+        levels: frozenset[str] = LEVELS_DEFAULT, **overrides: str) -> dict:
+    """The run's stats, and every record it wrote (documents and rejects), in order."""
+    dedup = DedupOptions(levels=levels)
+    options = ProcessorOptions(preset="fineweb" if overrides else "basic", overrides=overrides,
+                               dedup=dedup)
+    run_options = RunOptions(jobs=jobs, chunk_pages=2) if copies is None else RunOptions(
+        jobs=jobs, chunk_pages=2, copies=copies)
+    with Corpus(out, CorpusOptions(keep_rejects=True), index=open_index("", dedup)) as corpus:
+        report = Runner(Processor(options), corpus, run_options).run([archive])
+    written = {}
+    for path in sorted(out.rglob("*.jsonl.gz")):
+        written[str(path.relative_to(out))] = [
+            json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+    return {"stats": report.stats, "written": written}
+
+
+def without(stats: dict, key: str) -> dict:
+    return {name: count for name, count in stats.items() if name != key}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_copies_are_not_processed_again_and_the_corpus_is_the_same(
+        tmp_path: Path, jobs: int) -> None:
+    warc = archive(tmp_path)
+    reused = run(warc, tmp_path / "reused", jobs=jobs)
+    processed = run(warc, tmp_path / "processed", copies=0, jobs=jobs)
+    assert reused["written"] == processed["written"]
+    assert without(reused["stats"], REUSED) == processed["stats"]
+    # the mirror of each article, both copies of the page without text and
+    # blocked.example/one (basic has no URL lists); not the copy declaring another charset
+    assert reused["stats"][REUSED] == 5 and processed["stats"][REUSED] == 0
+    rejected = processed["stats"]
+    assert rejected["rejected/dedup/exact"] == 4 and rejected["rejected/extract/no-main-text"] == 3
+
+
+def test_a_url_step_decides_each_copy_by_its_own_url(tmp_path: Path) -> None:
+    warc = archive(tmp_path)
+    blocked = tmp_path / "blocked.txt"
+    blocked.write_text("a.example\nblocked.example\n")
+    rules = {"urls.domain_lists": str(blocked)}
+    reused = run(warc, tmp_path / "reused", **rules)
+    processed = run(warc, tmp_path / "processed", copies=0, **rules)
+    assert reused["written"] == processed["written"]
+    assert without(reused["stats"], REUSED) == processed["stats"]
+    # a.example's pages are blocked by their URL: that says nothing of their copies, which
+    # are processed (mirror.example/one is the first kept); blocked.example/one is refused
+    # by its own URL, not given the outcome of the copy before it
+    kept = [r["url"] for name, records in reused["written"].items()
+            if not name.startswith("rejects") for r in records]
+    assert "https://mirror.example/one" in kept
+    assert reused["stats"]["rejected/filter/urls/blocked.txt"] == 4
+
+
+@pytest.mark.parametrize("levels", [{"url"}, {"url", "exact", "paragraph"}])
+def test_a_kept_copy_is_processed_when_the_sink_might_keep_its_copy(
+        tmp_path: Path, levels: set[str]) -> None:
+    # without the exact level, or with paragraph dedup trimming what is kept, a copy of a
+    # kept page may be kept itself: with its own metadata, so it is processed
+    warc = archive(tmp_path)
+    reused = run(warc, tmp_path / "reused", levels=frozenset(levels))
+    processed = run(warc, tmp_path / "processed", copies=0, levels=frozenset(levels))
+    assert reused["written"] == processed["written"]
+    assert without(reused["stats"], REUSED) == processed["stats"]
+    assert reused["stats"][REUSED] == 2  # the copies of the page without text only
+    if levels == {"url"}:
+        canonical = {r["url"]: r["meta"].get("canonical_url") for records in
+                     reused["written"].values() for r in records if "meta" in r}
+        assert canonical["https://mirror.example/one"] == "https://mirror.example/canonical"
+
+
+def test_the_command_reuses_by_default_and_processes_copies_when_asked(tmp_path: Path) -> None:
+    warc = str(archive(tmp_path))
+    for name, extra in (("reused", []), ("processed", ["--process-copies"])):
+        assert main(["warc", warc, "-o", str(tmp_path / name), "-j", "1", "-q", *extra]) == 0
+    manifests = {name: json.loads((tmp_path / name / "manifest.json").read_text())
+                 for name in ("reused", "processed")}
+    assert manifests["reused"]["archive"]["copies-reused"] == 5
+    assert "copies-reused" not in manifests["processed"]["archive"]
+    assert manifests["reused"]["rejections"] == manifests["processed"]["rejections"]
+    assert read_shards(tmp_path / "reused") == read_shards(tmp_path / "processed")
