@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from corpusbot.archive.copies import REUSED
+from corpusbot.archive.reader import ArchiveReader
 from corpusbot.archive.runner import Runner, RunOptions
 from corpusbot.cli import main
 from corpusbot.corpus.sink import Corpus, CorpusOptions
 from corpusbot.dedup.backends import open_index
 from corpusbot.fingerprints.options import LEVELS_DEFAULT, DedupOptions
 from corpusbot.processor import Processor, ProcessorOptions
+from tests.commands.test_cli_warc import many_pages
 from tests.corpus_support import Rec, page, page_names, read_shards, write_warc
+from tests.crashes import corpus, index_agrees, killed_runs, rejects
 
 NO_TEXT = b"<html><body><nav><a href='/'>Home</a></nav></body></html>"
 
@@ -122,3 +128,28 @@ def test_the_command_reuses_by_default_and_processes_copies_when_asked(tmp_path:
     assert "copies-reused" not in manifests["processed"]["archive"]
     assert manifests["reused"]["rejections"] == manifests["processed"]["rejections"]
     assert read_shards(tmp_path / "reused") == read_shards(tmp_path / "processed")
+
+
+def test_kill_9_mid_run_with_copies_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    # each article, then its exact copy and a copy of a page without text, under other URLs:
+    # a run killed between a page and its copy resumes with an empty memory, and the copy is
+    # processed (or reused after its first in the same run) to the same outcome
+    articles = [r for r in ArchiveReader().read(many_pages(tmp_path / "many.warc.gz", 150))
+                if r.page]
+    records = []
+    for n, record in enumerate(articles):
+        records += [Rec(record.page.url, record.page.body),
+                    Rec(f"https://mirror.example/{n}", record.page.body),
+                    Rec(f"https://empty.example/{n}", NO_TEXT)]
+    warc = write_warc(tmp_path / "copies.warc.gz", records)
+
+    def command(out: Path) -> list[str]:
+        return [sys.executable, "-m", "corpusbot", "warc", str(warc), "-o", str(out), "-j", "2",
+                "--commit-every", "20", "--keep-rejects", "-q"]
+
+    assert subprocess.run(command(tmp_path / "reference"), check=False).returncode == 0
+    killed_runs(command(tmp_path / "out"), 4.0, 3, random.Random(5))
+    documents = corpus(tmp_path / "out")
+    assert documents == corpus(tmp_path / "reference") and max(documents.values()) == 1
+    assert rejects(tmp_path / "out") == rejects(tmp_path / "reference")
+    assert index_agrees(tmp_path / "out", documents)
