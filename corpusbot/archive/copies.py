@@ -43,6 +43,9 @@ from corpusbot.steps import Step
 COPIES_DEFAULT = 512
 """Distinct pages remembered: copies in archives sit near their first occurrence (a site
 crawled together); a document is some kilobytes, so memory stays a few megabytes."""
+TEXT_BYTES = 16 << 20
+"""And at most this many characters of their texts (a document holds its text twice, as
+text and paragraphs): a run of very long documents remembers fewer."""
 _PROCESSING_HEADERS = ("content-type", "content-language")
 _UNSTABLE = (TIMEOUT, CRASH)  # reasons that depend on the moment, not on the bytes
 REUSED = "archive/copies-reused"
@@ -63,7 +66,7 @@ def copy_key(page: Page) -> bytes:
 class CopyMemo:
     """The outcomes of the last pages processed, for their exact copies."""
 
-    __slots__ = ("_documents", "_results", "_url_reasons", "capacity")
+    __slots__ = ("_chars", "_documents", "_results", "_url_reasons", "capacity")
 
     def __init__(self, dedup: DedupOptions, url_steps: list[Step],
                  capacity: int = COPIES_DEFAULT) -> None:
@@ -73,6 +76,7 @@ class CopyMemo:
         # what a URL step decided says nothing of a copy under another URL
         self._url_reasons = tuple(f"filter/{step.name}/" for step in url_steps)
         self._results: OrderedDict[bytes, Result] = OrderedDict()
+        self._chars = 0
 
     def __contains__(self, key: bytes) -> bool:
         return key in self._results
@@ -84,10 +88,13 @@ class CopyMemo:
                 return
         elif result.reason.startswith(_UNSTABLE + self._url_reasons):
             return
+        if key in self._results:
+            self._chars -= _chars(self._results.pop(key))
         self._results[key] = result
-        self._results.move_to_end(key)
-        if len(self._results) > self.capacity:
-            self._results.popitem(last=False)
+        self._chars += _chars(result)
+        while self._results and (len(self._results) > self.capacity
+                                 or self._chars > TEXT_BYTES):
+            self._chars -= _chars(self._results.popitem(last=False)[1])
 
     def recall(self, key: bytes, page: Page) -> Result | None:
         """The result of ``page`` as the remembered copy's, under ``page``'s identity."""
@@ -101,3 +108,7 @@ class CopyMemo:
             return replace(found, fetched_at=page.fetched_at, **identity)
         return replace(found, **identity)
 
+
+
+def _chars(result: Result) -> int:
+    return 2 * len(result.text or "")

@@ -12,14 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from corpusbot.archive.copies import REUSED
+from corpusbot.archive.copies import REUSED, TEXT_BYTES, CopyMemo, copy_key
 from corpusbot.archive.reader import ArchiveReader
 from corpusbot.archive.runner import Runner, RunOptions
 from corpusbot.cli import main
 from corpusbot.corpus.sink import Corpus, CorpusOptions
 from corpusbot.dedup.backends import open_index
+from corpusbot.document import reject
 from corpusbot.fingerprints.options import LEVELS_DEFAULT, DedupOptions
-from corpusbot.processor import Processor, ProcessorOptions
+from corpusbot.page import Page
+from corpusbot.pool import TIMEOUT
+from corpusbot.processor import CRASH, Processor, ProcessorOptions
 from tests.commands.test_cli_warc import many_pages
 from tests.corpus_support import Rec, page, page_names, read_shards, write_warc
 from tests.crashes import corpus, index_agrees, killed_runs, rejects
@@ -156,3 +159,22 @@ def test_kill_9_mid_run_with_copies_loses_and_doubles_nothing(tmp_path: Path) ->
     assert documents == corpus(tmp_path / "reference") and max(documents.values()) == 1
     assert rejects(tmp_path / "out") == rejects(tmp_path / "reference")
     assert index_agrees(tmp_path / "out", documents)
+
+
+def test_the_memory_holds_the_last_pages_and_a_bounded_text() -> None:
+    memo = CopyMemo(DedupOptions(), [], capacity=2)
+    pages = [Page(f"https://a.example/{n}", f"<p>{n}</p>".encode()) for n in range(4)]
+    for one in pages[:3]:
+        memo.remember(copy_key(one), reject(one, "filter/too-short", text="short"), False)
+    assert [copy_key(one) in memo for one in pages[:3]] == [False, True, True]
+    recalled = memo.recall(copy_key(pages[1]), pages[3])
+    assert recalled is not None and recalled.url == pages[3].url
+    assert recalled.reason == "filter/too-short" and recalled.text == "short"
+    # a text past the bound is not kept, nor what came before it
+    memo.remember(copy_key(pages[3]), reject(pages[3], "filter/too-short",
+                                             text="x" * (TEXT_BYTES // 2 + 1)), False)
+    assert not any(copy_key(one) in memo for one in pages)
+    # a time limit or a crash depends on the moment, a document dropped by dedup on the index
+    memo.remember(b"t", reject(pages[0], TIMEOUT), False)
+    memo.remember(b"c", reject(pages[0], CRASH, detail="MemoryError: "), False)
+    assert b"t" not in memo and b"c" not in memo
