@@ -155,6 +155,41 @@ def test_a_listing_page_gives_its_items():
     assert "Home" not in text
 
 
+def test_a_section_front_gives_the_items_of_all_its_sibling_lists():
+    """Three sections of cards (fewer than a region's items) under a short intro: no one
+    list outweighs the intro enough, together they do, and all of them join."""
+    intro = ("Our science desk follows the research that changes how we live, from the labs "
+             "and the field stations to the people who fund them, with a digest on Fridays.")
+    sections = ("Latest", "Explainers", "Podcasts")
+
+    def section(name: str) -> str:
+        cards = "".join(
+            f"<div class='card'><h3><a href='/{name}/{i}'>{name} story {i}: how a small team "
+            f"measured the glacier</a></h3><span>{i} hours ago</span></div>" for i in range(5))
+        return f"<section><h2>{name}</h2><div class='cards'>{cards}</div></section>"
+
+    html = page(f"<main><h1>Science</h1><p>{intro}</p>{''.join(map(section, sections))}"
+                "</main><footer><p>Contact us</p></footer>", title="Science")
+    text = extract(html).text
+    assert all(f"{name} story {i}:" in text for name in sections for i in range(5))
+    assert "Contact us" not in text and "Home" not in text
+
+
+def test_an_article_in_repeated_chunks_does_not_weigh_for_the_teasers_below_it():
+    """The article's chunks repeat one structure too: that region's text is already kept
+    and must not help a grid of teasers outweigh it."""
+    chunks = "".join(f"<div class='con'><p>{i}. {PARAGRAPH}</p></div>" for i in range(4))
+    teasers = "".join(
+        f"<div class='teaser'><a href='/t/{i}'>Teaser number {i} about the long debate on the "
+        "cost of the new bridge and the works at night that residents want stopped, with "
+        "pictures of the site and of the river in the spring floods of last year, and a "
+        "map of the roads closed while the works go on</a></div>" for i in range(8))
+    html = page(f"<h1>Bridge to open in spring</h1><article>{chunks}</article>"
+                f"<div class='more'>{teasers}</div>")
+    text = extract(html).text
+    assert "3. The council" in text and "Teaser number" not in text
+
+
 def test_a_news_article_with_a_long_link_menu_keeps_only_the_article():
     menu = "".join(f"<li class='menu-item'><a href='/s/{i}'>Section number {i} of the paper "
                    "and its news</a></li>" for i in range(8))

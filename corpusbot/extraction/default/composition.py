@@ -27,9 +27,10 @@
    the deepest element holding every kept block) gives its link-poor,
    unnamed blocks when they add half the kept text
    (``corpusbot.extraction.default.landmarks``): documentation and product pages.
-5. Add a listing region (repeated items) that outweighs the kept text:
-   listings, collections, search results. A list some of whose items were
-   kept gives the rest (``corpusbot.extraction.default.lists``).
+5. Add the listing regions (repeated items) that outweigh the kept text:
+   listings, collections, search results, a section front's sibling lists.
+   A list some of whose items were kept gives the rest
+   (``corpusbot.extraction.default.lists``).
 6. Drop the headline from the body: it is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
