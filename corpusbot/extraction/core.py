@@ -106,7 +106,7 @@ def _extract(
     page, guess, encoding = read.page, read.language, read.encoding
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     if mode in CLEANED_MODES:
-        paragraphs = tuple(p for p in map(clean_characters, paragraphs) if p)
+        paragraphs = first_occurrences(tuple(p for p in map(clean_characters, paragraphs) if p))
     if guess.source == language.DECLARED_ONLY and paragraphs:
         # Decided on a sample too short to measure: measure on the text (the decision stays).
         guess = language.measure(guess, "\n\n".join(paragraphs))
@@ -175,6 +175,49 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         on_tree(root)
     except Exception:  # the caller's reading must not cost the page its text
         logger.warning("on_tree failed on a page", exc_info=True)
+
+
+REPEAT_MIN_CHARS = 20
+"""A paragraph this long that the text had before is a repeat; shorter ones ("Reply",
+"Share", a date) repeat by design."""
+REPEAT_COPY_CHARS = 80
+"""A run of repeats holding ``REPEAT_COPY_LONG`` paragraphs this long is a copy
+(``first_occurrences``): a stretch of the text given again, not a line the page's own
+structure repeats (the question an interview puts to each guest, the supplement each day
+of a meal plan lists)."""
+REPEAT_COPY_LONG = 2
+
+
+def first_occurrences(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
+    """The paragraphs without the copies of text given before.
+
+    Pages carry their text twice for layouts the reader never sees at once (a
+    mobile and a desktop copy, a slider's cloned slides, a looping testimonial
+    carousel): kept, each copy doubles its words in the corpus and trips the
+    repetition filters. A run of consecutive repeats goes when it holds
+    ``REPEAT_COPY_LONG`` paragraphs of ``REPEAT_COPY_CHARS`` or more; short
+    lines repeated (a coupon's fine print under each offer, a table's cells)
+    and a lone repeated paragraph stay (the README's figures).
+    """
+    seen: set[str] = set()
+    repeats = []
+    for paragraph in paragraphs:
+        repeats.append(len(paragraph) >= REPEAT_MIN_CHARS and paragraph in seen)
+        seen.add(paragraph)
+    if not any(repeats):
+        return paragraphs
+    kept: list[str] = []
+    start = 0
+    while start < len(paragraphs):
+        end = start + 1
+        while end < len(paragraphs) and repeats[end] == repeats[start]:
+            end += 1
+        run = paragraphs[start:end]
+        if not (repeats[start]
+                and sum(len(p) >= REPEAT_COPY_CHARS for p in run) >= REPEAT_COPY_LONG):
+            kept.extend(run)
+        start = end
+    return tuple(kept)
 
 
 def clean_characters(text: str) -> str:

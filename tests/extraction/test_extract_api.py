@@ -15,16 +15,19 @@ PARAGRAPH = (
     "Die Anwohner hatten gebeten, die Arbeiten in der Nacht ruhen zu lassen, und die "
     "Stadt hat zugesagt, diese Bitte vor dem nächsten Bauabschnitt zu prüfen."
 )
+# three reports, a day apart: a paragraph given twice is kept once (``first_occurrences``)
+PARAGRAPHS = tuple(PARAGRAPH.replace("Montag", day) for day in ("Montag", "Dienstag", "Mittwoch"))
 PAGE = (
     "<html><head><title>Brücke öffnet im Frühjahr</title></head><body>"
-    "<h1>Brücke öffnet im Frühjahr</h1>" + f"<p>{PARAGRAPH}</p>" * 3 + "</body></html>"
+    "<h1>Brücke öffnet im Frühjahr</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    + "</body></html>"
 )
 
 
 def test_fields_of_an_extraction():
     result = extract(PAGE.encode("utf-8"), url="https://example.org/a")
     assert isinstance(result, Extraction)
-    assert result.paragraphs == (PARAGRAPH,) * 3
+    assert result.paragraphs == PARAGRAPHS
     assert result.text == "\n\n".join(result.paragraphs)
     assert result.title == "Brücke öffnet im Frühjahr"
     assert result.language == "de"
@@ -64,6 +67,11 @@ def test_extract_text_is_the_text_of_extract():
 PARA = "<p>" + "The quick brown fox jumps over the lazy dog, again and again. " * 5 + "</p>"
 
 
+def numbered(count: int) -> str:
+    """``count`` paragraphs like ``PARA``, each of its length and each its own text."""
+    return "".join(PARA.replace("again and again", f"{n:015d}", 1) for n in range(count))
+
+
 @pytest.mark.parametrize(
     ("html", "reason"),
     [
@@ -85,7 +93,7 @@ def test_bad_input_gives_an_empty_extraction_with_a_reason(html: bytes | str, re
 
 def test_a_20_megabyte_page_keeps_its_text_up_to_the_size_bound():
     copies = 20_000_000 // len(PARA) + 1
-    html = ("<html><body>" + PARA * copies + "</body></html>").encode()
+    html = ("<html><body>" + numbered(copies) + "</body></html>").encode()
     assert len(html) >= 20_000_000
     result = extract(html)
     assert result.reason is None
