@@ -30,7 +30,9 @@
 5. Add a listing region (repeated items) that outweighs the kept text:
    listings, collections, search results. A list some of whose items were
    kept gives the rest (``corpusbot.extraction.default.lists``).
-6. Drop the headline from the body: it is the extraction's ``title``.
+6. Drop a section's second copy (one per screen size, a tab and an
+   accordion: ``corpusbot.extraction.default.repeats``) and the headline,
+   which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
 content, a page of a few words keeps them, and a page still empty takes the
@@ -82,7 +84,7 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import anchor, edges, landmarks, lead, lists, regions
+from corpusbot.extraction.default import anchor, edges, landmarks, lead, lists, regions, repeats
 from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
     ContainerNames,
@@ -179,7 +181,7 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
 
 
 def compose(page: PageBlocks) -> list[Block]:
-    """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
+    """The composition of the algorithms over the page's blocks (steps 1-6 above)."""
     chosen, agreed = candidates_of(page)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
                                     page.stoplist)
@@ -192,6 +194,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     kept = lists.completed(page.blocks, kept, names)
+    kept = repeats.without_copies(kept)
     return drop_headline(kept, page.title)
 
 
