@@ -29,7 +29,8 @@
    (``corpusbot.extraction.default.landmarks``): documentation and product pages.
 5. Add a listing region (repeated items) that outweighs the kept text:
    listings, collections, search results. A list some of whose items were
-   kept gives the rest (``corpusbot.extraction.default.lists``).
+   kept gives the rest (``corpusbot.extraction.default.lists``), and so does
+   a set of accordion or tab panels (``corpusbot.extraction.default.panels``).
 6. Drop a section's second copy (one per screen size, a tab and an
    accordion: ``corpusbot.extraction.default.repeats``) and the headline,
    which is the extraction's ``title``.
@@ -84,7 +85,16 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import anchor, edges, landmarks, lead, lists, regions, repeats
+from corpusbot.extraction.default import (
+    anchor,
+    edges,
+    landmarks,
+    lead,
+    lists,
+    panels,
+    regions,
+    repeats,
+)
 from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
     ContainerNames,
@@ -194,6 +204,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     kept = lists.completed(page.blocks, kept, names)
+    kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
     return drop_headline(kept, page.title)
 
