@@ -232,7 +232,33 @@ def is_collapsed_content(element: etree._Element) -> bool:
     ident = element.get("id") or ""
     if element.get("hidden") is not None and _STREAMED_SEGMENT.fullmatch(ident):
         return True
-    return _COLLAPSED_NAMES.search(f"{element.get('class') or ''} {ident}".lower()) is not None
+    if _COLLAPSED_NAMES.search(f"{element.get('class') or ''} {ident}".lower()) is not None:
+        return True
+    return _answers_a_question(element)
+
+
+QUESTION_MAX_CHARS = 300
+"""A question is a line; a box of text that happens to end with "?" is no FAQ's question."""
+
+
+def _answers_a_question(element: etree._Element) -> bool:
+    """Whether a hidden ``element`` follows a sibling that is a question: a folded answer.
+
+    FAQ sections and a product's questions and answers show the questions and
+    hide each answer until the reader clicks its question, whatever the
+    classes are called. On wcxb-dev's folds by domain: +0.44 pages tuned-on
+    (two products' answers, a service page's; a pricing table hidden under
+    "Which plan is right for you?" joins and costs another 0.13), +0.69 held
+    out; scrapinghub and multilingual-dev unchanged.
+    """
+    question = element.getprevious()
+    while question is not None and not isinstance(question.tag, str):
+        question = question.getprevious()  # a comment between the two
+    if question is None:
+        return False
+    text = etree.tostring(question, method="text", encoding="unicode", with_tail=False)
+    text = text.strip()
+    return 0 < len(text) <= QUESTION_MAX_CHARS and text.endswith("?")
 
 
 def normalize(text: str) -> str:

@@ -30,8 +30,11 @@
 5. Add the listing regions (repeated items) that outweigh the kept text:
    listings, collections, search results, a section front's sibling lists.
    A list some of whose items were kept gives the rest
-   (``corpusbot.extraction.default.lists``).
-6. Drop the headline from the body: it is the extraction's ``title``.
+   (``corpusbot.extraction.default.lists``), and so does a set of accordion
+   or tab panels (``corpusbot.extraction.default.panels``).
+6. Drop a section's second copy (one per screen size, a tab and an
+   accordion: ``corpusbot.extraction.default.repeats``) and the headline,
+   which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
 content, a page of a few words keeps them, and a page still empty takes the
@@ -83,7 +86,16 @@ from lxml import etree
 from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.default import anchor, edges, landmarks, lead, lists, regions
+from corpusbot.extraction.default import (
+    anchor,
+    edges,
+    landmarks,
+    lead,
+    lists,
+    panels,
+    regions,
+    repeats,
+)
 from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
     ContainerNames,
@@ -180,7 +192,7 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
 
 
 def compose(page: PageBlocks) -> list[Block]:
-    """The composition of the algorithms over the page's blocks (steps 1-5 above)."""
+    """The composition of the algorithms over the page's blocks (steps 1-6 above)."""
     chosen, agreed = candidates_of(page)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
                                     page.stoplist)
@@ -193,6 +205,8 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = regions.with_listing(page.blocks, kept, names)
     kept = lists.completed(page.blocks, kept, names)
+    kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
+    kept = repeats.without_copies(kept)
     return drop_headline(kept, page.title)
 
 
