@@ -106,7 +106,7 @@ def _extract(
     page, guess, encoding = read.page, read.language, read.encoding
     paragraphs = tuple(paragraph_text(b) for b in MODES[mode](page) if b.text)
     if mode in CLEANED_MODES:
-        paragraphs = first_occurrences(tuple(p for p in map(clean_characters, paragraphs) if p))
+        paragraphs = tuple(p for p in map(clean_characters, paragraphs) if p)
     if guess.source == language.DECLARED_ONLY and paragraphs:
         # Decided on a sample too short to measure: measure on the text (the decision stays).
         guess = language.measure(guess, "\n\n".join(paragraphs))
