@@ -177,49 +177,6 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         logger.warning("on_tree failed on a page", exc_info=True)
 
 
-REPEAT_MIN_CHARS = 20
-"""A paragraph this long that the text had before is a repeat; shorter ones ("Reply",
-"Share", a date) repeat by design."""
-REPEAT_COPY_CHARS = 80
-"""A run of repeats holding ``REPEAT_COPY_LONG`` paragraphs this long is a copy
-(``first_occurrences``): a stretch of the text given again, not a line the page's own
-structure repeats (the question an interview puts to each guest, the supplement each day
-of a meal plan lists)."""
-REPEAT_COPY_LONG = 2
-
-
-def first_occurrences(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
-    """The paragraphs without the copies of text given before.
-
-    Pages carry their text twice for layouts the reader never sees at once (a
-    mobile and a desktop copy, a slider's cloned slides, a looping testimonial
-    carousel): kept, each copy doubles its words in the corpus and trips the
-    repetition filters. A run of consecutive repeats goes when it holds
-    ``REPEAT_COPY_LONG`` paragraphs of ``REPEAT_COPY_CHARS`` or more; short
-    lines repeated (a coupon's fine print under each offer, a table's cells)
-    and a lone repeated paragraph stay (the README's figures).
-    """
-    seen: set[str] = set()
-    repeats = []
-    for paragraph in paragraphs:
-        repeats.append(len(paragraph) >= REPEAT_MIN_CHARS and paragraph in seen)
-        seen.add(paragraph)
-    if not any(repeats):
-        return paragraphs
-    kept: list[str] = []
-    start = 0
-    while start < len(paragraphs):
-        end = start + 1
-        while end < len(paragraphs) and repeats[end] == repeats[start]:
-            end += 1
-        run = paragraphs[start:end]
-        if not (repeats[start]
-                and sum(len(p) >= REPEAT_COPY_CHARS for p in run) >= REPEAT_COPY_LONG):
-            kept.extend(run)
-        start = end
-    return tuple(kept)
-
-
 def clean_characters(text: str) -> str:
     """The text without invisible characters, in Unicode's composed form (NFC)."""
     return compose_characters(drop_invisible_characters(text))

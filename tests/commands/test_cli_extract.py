@@ -16,7 +16,7 @@ PARAGRAPH = (
     "spring, after two years of work and a long debate about its cost to the town. "
     "Residents have asked for the works to stop at night, and the council agreed."
 )
-# four reports, a day apart: a paragraph given twice is kept once
+# four reports, a day apart (a page is rarely one paragraph given four times)
 PARAGRAPHS = [PARAGRAPH.replace("Monday", day) for day in ("Monday", "Tuesday", "Wednesday",
                                                             "Thursday")]
 PAGE = f"<html><body><h1>Bridge</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</body></html>"

@@ -15,7 +15,7 @@ PARAGRAPH = (
     "Die Anwohner hatten gebeten, die Arbeiten in der Nacht ruhen zu lassen, und die "
     "Stadt hat zugesagt, diese Bitte vor dem nächsten Bauabschnitt zu prüfen."
 )
-# three reports, a day apart: a paragraph given twice is kept once (``first_occurrences``)
+# three reports, a day apart (a page is rarely one paragraph given three times)
 PARAGRAPHS = tuple(PARAGRAPH.replace("Montag", day) for day in ("Montag", "Dienstag", "Mittwoch"))
 PAGE = (
     "<html><head><title>Brücke öffnet im Frühjahr</title></head><body>"
