@@ -141,6 +141,11 @@ class _Step:
 class _Task:
     steps: list[_Step] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
+    held: int = 0  # copies held in its steps: pages in memory as much as those sent
+
+    @property
+    def size(self) -> int:
+        return len(self.pages) + self.held
 
 
 class Runner:
@@ -254,8 +259,10 @@ class Runner:
             if page is not None:
                 step.page = len(task.pages)
                 task.pages.append(page)
+            elif step.held is not None:
+                task.held += 1
             task.steps.append(step)
-            if len(task.pages) >= self.options.chunk_pages:
+            if task.size >= self.options.chunk_pages:
                 yield task
                 task = _Task()
         if task.steps:

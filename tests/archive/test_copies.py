@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,35 @@ def test_the_memory_holds_the_last_pages_and_a_bounded_text() -> None:
     memo.remember(b"t", reject(pages[0], TIMEOUT), False)
     memo.remember(b"c", reject(pages[0], CRASH, detail="MemoryError: "), False)
     assert b"t" not in memo and b"c" not in memo
+
+
+def test_copies_held_for_their_first_count_toward_a_task_so_memory_stays_bounded(
+        tmp_path: Path) -> None:
+    # an archive of one page and its copies under 300 URLs: none goes to a worker, so the
+    # tasks must still close every few records, or every copy's body is held until the end
+    body = page(page_names()[0])
+    body += b"<!-- " + b"x" * (60_000 - len(body)) + b" -->" if len(body) < 60_000 else b""
+    warc = write_warc(tmp_path / "same.warc.gz",
+                      [Rec(f"https://m{n}.example/", body) for n in range(300)])
+    updates = []
+
+    class Counting:
+        def file(self, path: str) -> None:
+            pass
+
+        def update(self, done: object) -> None:
+            updates.append(1)
+
+    processor = Processor()
+    processor.warm_up()  # the language profiles: tens of megabytes, loaded once
+    tracemalloc.start()
+    try:
+        with Corpus(tmp_path / "out") as corpus:
+            report = Runner(processor, corpus, RunOptions(jobs=1, chunk_pages=2),
+                            Counting()).run([warc])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.stats[REUSED] == 299
+    assert len(updates) >= 150  # a task per two records
+    assert peak < 300 * len(body) / 4, peak  # not every body at once
