@@ -10,11 +10,12 @@ result as its first occurrence, whose outcome the run already knows:
 - the Processor rejected the first: it rejects the copy for the same reason.
 
 ``CopyMemo`` remembers those outcomes for the last ``capacity`` distinct
-pages, keyed by what processing reads of a page: its body and the headers
-that choose its encoding and language hints. The runner hands the sink the
-remembered result under the copy's own identity (URL, record, offset), so
-the corpus, the rejects and the stats are byte for byte those of processing
-it again. It reuses nothing when the outcome could depend on more than the
+pages (and ``TEXT_BYTES`` of their text), keyed by what processing reads of a
+page: its body and the headers that choose its encoding and language hints.
+The runner hands the sink the remembered result under the copy's own
+identity (URL, record, offset), so the corpus, the rejects and the stats are
+byte for byte those of processing it again (but for ``REUSED``, the count of
+copies). It reuses nothing when the outcome could depend on more than the
 bytes:
 
 - a step that reads the URL (``Step.reads_url``: the URL block lists) runs
@@ -107,7 +108,6 @@ class CopyMemo:
         if isinstance(found, Document):
             return replace(found, fetched_at=page.fetched_at, **identity)
         return replace(found, **identity)
-
 
 
 def _chars(result: Result) -> int:
