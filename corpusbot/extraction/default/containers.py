@@ -175,7 +175,6 @@ def exempt_holders(
                      for c in containers[key])
 
 
-
 PROSE_MIN_STOPWORDS = 0.05
 """A block reads as prose when one word in twenty is a stop word of the page's language:
 lists of names, places, postcodes and product codes have none. Chosen on wcxb-dev's
