@@ -220,7 +220,10 @@ class ArchiveReader:
         # warcio writes some warnings straight to stderr; they go to the log instead.
         with redirect_stderr(_LogWriter()):
             record = next(records, None)
-            return None if record is None else self._record(records, record, source, start)
+            if record is None:
+                return None
+            check_block_digest_only(record)
+            return self._record(records, record, source, start)
 
     def _record(self, records: ArchiveIterator, record: ArcWarcRecord, source: str,
                 start: int) -> Record:
@@ -301,6 +304,21 @@ def names_a_uri(record: ArcWarcRecord) -> bool:
     """Whether the record's target is a URI: warcio reads any line of five words as an ARC
     header, whose "URI" is then a word of prose."""
     return bool(_URI.match(record.rec_headers.get_header("WARC-Target-URI") or ""))
+
+
+def check_block_digest_only(record: ArcWarcRecord) -> None:
+    """Hash the rest of the record once, for its WARC-Block-Digest, when it carries one.
+
+    The block holds the payload, so a block that matches has an intact payload: hashing
+    the payload again for its WARC-Payload-Digest was a sixth of the time spent reading a
+    gzipped archive (0.74 -> 0.62 s for the 1,416 records of benchmarks/warc.py copies).
+    Writers also disagree on that digest (over the body as sent, or with its
+    chunked transfer coding undone), so checking it as well would call intact records
+    damaged. The payload's own digest is checked where no block digest is given.
+    """
+    stream = record.raw_stream
+    if getattr(stream, "block_digester", None) is not None:
+        stream.payload_digester = None
 
 
 def _digest_failed(record: ArcWarcRecord) -> bool:

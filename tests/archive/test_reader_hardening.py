@@ -175,3 +175,44 @@ def test_a_record_after_an_empty_gzip_member_starts_where_its_member_does(tmp_pa
     records = list(ArchiveReader().read(path))
     assert [(r.page.url, r.start) for r in records] == [
         ("https://example.org/a", 0), ("https://example.org/b", len(members[0]) + len(empty))]
+
+
+def _chunked_record(body: bytes) -> bytes:
+    from tests.archive.damage import response
+
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    return response("https://a.example/c", [("Transfer-Encoding", "chunked")], chunked,
+                    gzipped=False)
+
+
+def _set_header(record: bytes, name: bytes, value: bytes | None) -> bytes:
+    """The record with one WARC header line replaced, or removed when ``value`` is None
+    (the block is untouched, so its Content-Length still holds)."""
+    line = re.compile(rb"^" + name + rb": [^\r]*\r\n", re.MULTILINE)
+    return line.sub(b"" if value is None else name + b": " + value + b"\r\n", record, count=1)
+
+
+def test_a_payload_digest_over_the_dechunked_body_is_no_damage(tmp_path: Path) -> None:
+    # The WARC standard digests the payload with its chunked coding undone; many writers
+    # digest it as sent. The block digest decides where the record carries one.
+    import base64
+    import hashlib
+
+    body = page(page_names()[0])
+    spec = b"sha1:" + base64.b32encode(hashlib.sha1(body).digest())
+    path = tmp_path / "chunked.warc"
+    path.write_bytes(_set_header(_chunked_record(body), b"WARC-Payload-Digest", spec))
+    [record] = ArchiveReader().read(path)
+    assert record.skipped is None and record.page.body == body
+
+
+def test_without_a_block_digest_the_payload_digest_still_finds_damage(tmp_path: Path) -> None:
+    body = page(page_names()[0])
+    record = _set_header(_chunked_record(body), b"WARC-Block-Digest", None)
+    spot = record.index(b"</p>") - 1
+    path = tmp_path / "flipped.warc"
+    path.write_bytes(record[:spot] + (b"q" if record[spot:spot + 1] != b"q" else b"z")
+                     + record[spot + 1:])
+    assert [r.skipped for r in ArchiveReader().read(path)] == [DAMAGED_DIGEST]
+    path.write_bytes(record)
+    assert [r.skipped for r in ArchiveReader().read(path)] == [None]
