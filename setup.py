@@ -1,11 +1,14 @@
-"""The build's one dynamic part: the hot modules compiled by mypyc, when asked for.
+"""The build's one dynamic part: the hot modules compiled by mypyc, in wheels.
 
-Everything else about the package is in ``pyproject.toml``. With
-``CORPUSBOT_COMPILE=1`` in the environment, and mypy (the ``compile`` extra)
-and a C compiler present, the modules of ``corpusbot.compiled.COMPILED_MODULES``
-are built as C extensions beside their Python sources; without any of the
-three the package installs as pure Python, unchanged. The Python sources stay
-in the wheel either way (mypyc's extension is found first on import).
+Everything else about the package is in ``pyproject.toml``. A wheel build
+(``pip install .``, ``pip wheel .``, ``python -m build``) compiles the modules of
+``corpusbot.compiled.COMPILED_MODULES`` as C extensions beside their Python
+sources when mypy (a build requirement) and a C compiler with Python's headers
+are present; without them it builds the pure-Python package, unchanged, and says
+what was missing. An editable install stays pure (its sources are edited).
+``CORPUSBOT_COMPILE=1`` asks for the compiled build in any build, ``=0`` turns it
+off. The Python sources stay in the wheel either way (mypyc's extension is found
+first on import).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import logging
 import os
 import runpy
 import shutil
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -23,9 +27,16 @@ HERE = Path(__file__).resolve().parent
 log = logging.getLogger("corpusbot.setup")
 
 
-def compile_requested() -> bool:
-    """Whether the environment asks for the compiled build."""
-    return os.environ.get("CORPUSBOT_COMPILE", "").strip().lower() in {"1", "true", "yes"}
+def compile_requested(argv: list[str] | None = None) -> bool:
+    """Whether this build compiles: as ``CORPUSBOT_COMPILE`` says, else when it builds a
+    wheel (setuptools runs ``bdist_wheel``; an editable install runs ``editable_wheel``,
+    and the metadata steps before a build run neither)."""
+    asked = os.environ.get("CORPUSBOT_COMPILE", "").strip().lower()
+    if asked in {"1", "true", "yes"}:
+        return True
+    if asked in {"0", "false", "no"}:
+        return False
+    return "bdist_wheel" in (sys.argv if argv is None else argv)
 
 
 def missing_toolchain() -> str | None:
@@ -49,7 +60,8 @@ def extensions() -> list:
         return []
     missing = missing_toolchain()
     if missing is not None:
-        log.warning("CORPUSBOT_COMPILE is set but %s: building pure Python", missing)
+        log.warning("not compiling corpusbot's hot modules: %s; building pure Python",
+                    missing)
         return []
     from mypyc.build import mypycify  # noqa: PLC0415
 

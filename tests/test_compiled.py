@@ -48,9 +48,21 @@ def _setup_module() -> dict:
     return runpy.run_path(str(REPO / "setup.py"), run_name="corpusbot_setup")
 
 
-def test_without_the_variable_the_build_is_pure(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wheel_compiles_and_an_editable_install_stays_pure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    requested = _setup_module()["compile_requested"]
     monkeypatch.delenv("CORPUSBOT_COMPILE", raising=False)
+    # setuptools' commands for pip install ., pip install -e . and the metadata step
+    assert requested(["setup.py", "bdist_wheel", "--dist-dir", "/tmp/x"])
+    assert not requested(["setup.py", "editable_wheel", "--dist-dir", "/tmp/x"])
+    assert not requested(["setup.py", "dist_info", "--output-dir", "/tmp/x"])
+    monkeypatch.setattr(sys, "argv", ["setup.py", "egg_info"])
     assert _setup_module()["extensions"]() == []
+    monkeypatch.setenv("CORPUSBOT_COMPILE", "0")
+    assert not requested(["setup.py", "bdist_wheel"])
+    monkeypatch.setenv("CORPUSBOT_COMPILE", "1")
+    assert requested(["setup.py", "editable_wheel"])
 
 
 def test_without_a_compiler_the_build_falls_back_to_pure(
