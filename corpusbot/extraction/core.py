@@ -70,12 +70,9 @@ def extract(
     ``lang`` skips language identification. ``on_tree`` is called with the
     parsed page before anything is cut from it (head, scripts and JSON-LD
     still there), so a caller can read more from the same parse; what it
-    raises is logged, not fatal. An ``on_tree`` with a method
-    ``read_with_elements(root, elements)`` is called through it instead, with
-    the ``dom.HeadElements`` the extraction's own walk found. Raises
-    ``ValueError`` only for an unknown ``mode`` (a caller's mistake); any input
-    bytes give an ``Extraction``, empty with a ``reason`` when there is nothing
-    to keep.
+    raises is logged, not fatal. Raises ``ValueError`` only for an unknown
+    ``mode`` (a caller's mistake); any input bytes give an ``Extraction``,
+    empty with a ``reason`` when there is nothing to keep.
     """
     check_mode(mode)
     try:
@@ -160,9 +157,9 @@ def read_page(
         root, cuts = dom.parse_bounded(decoded.utf8 or decoded.text)
     except dom.ParseError:
         return Unread("unparseable", decoded.encoding)
-    elements = dom.head_elements(root)
     if on_tree is not None:
-        _call_on_tree(on_tree, root, elements)
+        _call_on_tree(on_tree, root)
+    elements = dom.head_elements(root)
     head = dom.read_head(root, elements)
     headline = titles.headline(root, head.title, head.og_title, elements)
     dom.strip_invisible(root, elements.buttons)
@@ -173,15 +170,9 @@ def read_page(
     return ReadPage(page, guess, decoded.encoding, cuts)
 
 
-def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Element,
-                  elements: dom.HeadElements) -> None:
-    # a reader that takes the elements the head walk found saves a walk of its own
-    read_with_elements = getattr(on_tree, "read_with_elements", None)
+def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Element) -> None:
     try:
-        if read_with_elements is not None:
-            read_with_elements(root, elements)
-        else:
-            on_tree(root)
+        on_tree(root)
     except Exception:  # the caller's reading must not cost the page its text
         logger.warning("on_tree failed on a page", exc_info=True)
 

@@ -8,13 +8,12 @@ dates, authors, ...) is read from the extraction's own parse into the record's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-
-from lxml import etree
+from typing import Any
 
 from corpusbot.extraction.core import extract
 from corpusbot.extraction.modes import MODE_DEFAULT, check_mode
-from corpusbot.html.dom import HeadElements
 from corpusbot.html.metadata import extract_metadata
 from corpusbot.steps import Drop, PageState, Step
 
@@ -57,21 +56,8 @@ class ExtractStep(Step):
         state.lang_source = extraction.language_source
         return None
 
-    def _reader(self, state: PageState) -> MetadataReader | None:
-        return MetadataReader(state) if self.options.metadata else None
-
-
-class MetadataReader:
-    """Reads the page's declared metadata into ``state.meta``, from the extraction's parse
-    and the head elements its walk found (``extract``'s ``on_tree``)."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: PageState) -> None:
-        self.state = state
-
-    def __call__(self, root: etree._Element) -> None:
-        self.read_with_elements(root, None)
-
-    def read_with_elements(self, root: etree._Element, elements: HeadElements | None) -> None:
-        self.state.meta.update(extract_metadata(root, self.state.page.url, elements).declared())
+    def _reader(self, state: PageState) -> Callable[[Any], None] | None:
+        if not self.options.metadata:
+            return None
+        url = state.page.url
+        return lambda root: state.meta.update(extract_metadata(root, url).declared())

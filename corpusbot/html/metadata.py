@@ -24,7 +24,6 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from corpusbot.html.dates import iso_utc
-from corpusbot.html.dom import HeadElements, head_elements
 
 ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle",
@@ -65,19 +64,17 @@ class Metadata:
         return {key: value for key, value in self.as_dict().items() if value}
 
 
-def extract_metadata(root: etree._Element, url: str,
-                     elements: HeadElements | None = None) -> Metadata:
-    """Read the metadata of a parsed HTML page whose address is ``url`` (``elements``:
-    the root's ``dom.head_elements``, when the caller already walked for them)."""
-    declared = elements or head_elements(root)
-    objects = _parsed_jsonld(s for s in declared.scripts if s.get("type") == JSONLD_TYPE)
+def extract_metadata(root: etree._Element, url: str) -> Metadata:
+    """Read the metadata of a parsed HTML page whose address is ``url``."""
+    declared = _Declarations(root)
+    objects = _parsed_jsonld(declared.scripts)
     article = next((o for o in objects if types_of(o) & ARTICLE_TYPES), {})
     meta = _meta_tags(declared.metas)
     return Metadata(
         canonical_url=_canonical(declared.links, url, meta),
         # the whole-page searches run only when what is declared up front is missing
         title=_first(_text(article.get("headline")), meta.get("og:title"),
-                     meta.get("twitter:title")) or _first_text(declared.titles),
+                     meta.get("twitter:title")) or _xpath_text(root, "//title"),
         published=iso_utc(_first(_text(article.get("datePublished")),
                                  *(meta.get(n) for n in _PUBLISHED_META))
                           or _itemprop(root, "datePublished")) or inferred_date(root, url),
@@ -100,6 +97,28 @@ def inferred_date(root: etree._Element, url: str) -> str | None:
     # starting with "<", never taken for a URL)
     page = root if isinstance(root, HtmlElement) else etree.tostring(root, encoding="unicode")
     return find_date(page, url=url, original_date=True, extensive_search=False)
+
+
+class _Declarations:
+    """The page's ``<meta>``, ``<link>`` and JSON-LD ``<script>`` elements, in document order.
+
+    One walk with lxml's tag filter (in C) instead of an XPath search of the
+    whole tree per kind: the three searches were a third of this module's time.
+    """
+
+    __slots__ = ("links", "metas", "scripts")
+
+    def __init__(self, root: etree._Element) -> None:
+        self.metas: list[etree._Element] = []
+        self.links: list[etree._Element] = []
+        self.scripts: list[etree._Element] = []
+        for element in root.iter("meta", "link", "script"):
+            if element.tag == "meta":
+                self.metas.append(element)
+            elif element.tag == "link":
+                self.links.append(element)
+            elif element.get("type") == JSONLD_TYPE:
+                self.scripts.append(element)
 
 
 JSONLD_TYPE = "application/ld+json"
@@ -206,8 +225,9 @@ def _itemprop(root: etree._Element, prop: str) -> str | None:
     return None
 
 
-def _first_text(elements: list[etree._Element]) -> str | None:
-    return _text(elements[0].xpath("string()")) if elements else None
+def _xpath_text(root: etree._Element, path: str) -> str | None:
+    nodes = root.xpath(path)
+    return _text(nodes[0].xpath("string()")) if nodes else None
 
 
 def _text(value: Any) -> str | None:

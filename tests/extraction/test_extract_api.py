@@ -7,9 +7,7 @@ import os
 import pytest
 
 from corpusbot import Extraction, extract, extract_text
-from corpusbot.html import dom
 from corpusbot.html.bounds import MAX_HTML_CHARS
-from corpusbot.html.metadata import extract_metadata
 
 PARAGRAPH = (
     "Die Stadt hat am Montag mitgeteilt, dass die neue Brücke über den Fluss im Frühjahr "
@@ -126,34 +124,6 @@ def test_on_tree_sees_the_whole_parse_and_cannot_break_the_extraction():
         raise RuntimeError("a caller's bug")
 
     assert extract(html, on_tree=broken).text == found.text
-
-
-def test_a_reader_of_elements_gets_the_walk_of_the_extraction_and_reads_as_alone():
-    html = ("<html><head><title>T</title><meta property='og:site_name' content='Site'>"
-            "<link rel='canonical' href='/a'><script type='application/ld+json'>"
-            '{"@type": "NewsArticle", "author": {"name": "A. Writer"}}</script></head>'
-            "<body><h1>Head</h1><p>" + "A sentence of the article that is long enough. " * 10
-            + "</p></body></html>")
-
-    class Reader:
-        def __init__(self):
-            self.calls = []
-
-        def __call__(self, root):
-            self.calls.append(("root", extract_metadata(root, "https://n.example/x")))
-
-        def read_with_elements(self, root, elements):
-            self.calls.append(("elements", extract_metadata(root, "https://n.example/x",
-                                                            elements)))
-
-    reader = Reader()
-    extract(html, on_tree=reader)
-    [(how, with_walk)] = reader.calls
-    reader.calls.clear()
-    reader(dom.parse_html(html))
-    assert how == "elements" and with_walk == reader.calls[0][1]
-    assert (with_walk.canonical_url, with_walk.authors, with_walk.site_name, with_walk.title) \
-        == ("https://n.example/a", ("A. Writer",), "Site", "T")
 
 
 def test_text_under_a_nesting_bomb_is_kept_and_the_cut_reported():
