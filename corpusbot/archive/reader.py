@@ -111,9 +111,9 @@ class ReaderOptions:
     max_body_bytes: int = MAX_BODY_BYTES_DEFAULT
     max_record_bytes: int = MAX_RECORD_BYTES_DEFAULT
     check_digests: bool = True
-    """Check the WARC-Block-Digest and WARC-Payload-Digest a record carries: in an
-    uncompressed WARC no gzip CRC guards the bytes, and a flipped byte in a page's text
-    would otherwise pass as clean."""
+    """Check the WARC-Block-Digest a record carries, or its WARC-Payload-Digest where it
+    has no block digest (``check_block_digest_only``): in an uncompressed WARC no gzip CRC
+    guards the bytes, and a flipped byte in a page's text would otherwise pass as clean."""
 
 
 @dataclass(slots=True, frozen=True)

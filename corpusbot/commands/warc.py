@@ -107,8 +107,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"commit after this many pages, or {COMMIT_SECONDS_DEFAULT:.0f} s "
                         f"(default: {COMMIT_PAGES_DEFAULT})")
     parser.add_argument("--no-digest-check", dest="digest_check", action="store_false",
-                        help="do not check the WARC-Block-Digest and WARC-Payload-Digest "
-                        "records carry (a mismatch is counted as archive/damaged/digest)")
+                        help="do not check the WARC-Block-Digest records carry (or the "
+                        "WARC-Payload-Digest of one without; a mismatch is counted as "
+                        "archive/damaged/digest)")
     parser.add_argument("--process-copies", action="store_true",
                         help="extract every exact copy of a page again (by default a copy "
                         "under another URL takes the first's outcome; the corpus is the same)")
