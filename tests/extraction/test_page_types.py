@@ -77,6 +77,29 @@ def test_an_article_inside_nested_named_wrappers_a_parser_left_open_is_kept():
     assert [p.split(".")[0] for p in paragraphs] == [str(i) for i in range(12)]
 
 
+def test_an_article_in_share_buttons_left_open_below_a_free_headline_is_kept():
+    # the headline comes before the share bar, whose buttons' <div>s are never closed:
+    # every paragraph ends up in named wrappers, only the headline is free
+    html = page(
+        "<div class='post'><h1>Bridge to open in spring</h1>"
+        "<div class='share'><div class='share-button'><a href='#'>Share</a>"
+        "<div class='share-button'><a href='#'>Post</a><div class='share-button'>"
+        f"<a href='#'>Mail</a><div class='entry'>{article(12)}</div>"
+    )
+    paragraphs = extract(html).paragraphs
+    assert [p.split(".")[0] for p in paragraphs] == [str(i) for i in range(12)]
+
+
+def test_a_dialog_beside_a_free_headline_stays_out():
+    # a modal the page opened on purpose (its role, not a class name) holds the text
+    html = page(
+        "<div class='post'><h1>Bridge to open in spring</h1>"
+        "<div class='share'><div class='share-button'><a href='#'>Share</a>"
+        f"<div role='dialog'><div class='entry'>{article(12)}</div></div></div></div></div>"
+    )
+    assert not any(p.startswith("0.") for p in extract(html).paragraphs)
+
+
 def test_comments_below_an_article_are_still_cut():
     html = page(f"<article>{article(4)}</article>"
                 f"<div id='comments'><p>Reader one: {PARAGRAPH}</p></div>")

@@ -33,7 +33,9 @@
    (``corpusbot.extraction.default.lists``), and so does a set of accordion
    or tab panels (``corpusbot.extraction.default.panels``).
 6. Drop a section's second copy (one per screen size, a tab and an
-   accordion: ``corpusbot.extraction.default.repeats``) and the headline,
+   accordion: ``corpusbot.extraction.default.repeats``), the sections a
+   heading names as recommendations ("Customers also viewed":
+   ``corpusbot.extraction.default.recommendations``) and the headline,
    which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
@@ -93,6 +95,7 @@ from corpusbot.extraction.default import (
     lead,
     lists,
     panels,
+    recommendations,
     regions,
     repeats,
 )
@@ -207,6 +210,8 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = lists.completed(page.blocks, kept, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
+    kept = recommendations.without_recommendations(
+        page.blocks, kept, [b for b in chosen if id(b) in agreed])
     return drop_headline(kept, page.title)
 
 
