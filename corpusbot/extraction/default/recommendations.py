@@ -37,8 +37,8 @@ HEADING_PATHS = tuple(f".{tag}" for tag in HEADING_TAGS)
 HEADING_MAX_CHARS = 60
 """A heading is a line; a long one that happens to say "related" is a title."""
 
-# The phrases read lower-cased, whitespace-collapsed heading text. English only: no gold
-# set has enough shops in another language to measure a list for it.
+# The phrases read lower-cased, whitespace-collapsed heading text. English only: no
+# list for other languages has been measured.
 RECOMMENDATION_HEADINGS = re.compile(
     r"(?:similar|related|recommended|sponsored|more) (?:items|products|posts|articles|stories)"
     r"|(?:you|customers|people|shoppers)(?: who)?(?: \w+)? (?:may|might|also) (?:also )?"
