@@ -4,11 +4,11 @@ Everything else about the package is in ``pyproject.toml``. A wheel build
 (``pip install .``, ``pip wheel .``, ``python -m build``) compiles the modules of
 ``corpusbot.compiled.COMPILED_MODULES`` as C extensions beside their Python
 sources when mypy (a build requirement) and a C compiler with Python's headers
-are present; without them it builds the pure-Python package, unchanged, and says
-what was missing. An editable install stays pure (its sources are edited).
-``CORPUSBOT_COMPILE=1`` asks for the compiled build in any build, ``=0`` turns it
-off. The Python sources stay in the wheel either way (mypyc's extension is found
-first on import).
+are present; without them, or when mypyc or the C build fails, it builds the
+pure-Python package, unchanged, and says why. An editable install stays pure
+(its sources are edited). ``CORPUSBOT_COMPILE=1`` asks for the compiled build in
+any build, ``=0`` turns it off. The Python sources stay in the wheel either way
+(mypyc's extension is found first on import).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import sysconfig
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("corpusbot.setup")
@@ -70,8 +72,29 @@ def extensions() -> list:
     # Type errors outside the compiled modules are not the build's concern (silent);
     # libraries without type hints are Any to mypyc.
     flags = ["--follow-imports=silent", "--ignore-missing-imports"]
-    return mypycify(paths + flags, opt_level="3", debug_level="0", group_name="corpusbot")
+    try:
+        return mypycify(paths + flags, opt_level="3", debug_level="0", group_name="corpusbot")
+    except (Exception, SystemExit) as exc:  # mypyc exits on what it cannot compile
+        log.warning("not compiling corpusbot's hot modules: mypyc failed (%s); building "
+                    "pure Python", exc)
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that leaves the pure package when the C build fails (a compiler that
+    rejects mypyc's code, a missing library): the compiled modules are all or none, since
+    they share mypyc's group library, so every one built is removed again."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except (CCompilerError, ExecError, PlatformError, OSError) as exc:
+            log.warning("not compiling corpusbot's hot modules: the C build failed (%s); "
+                        "building pure Python", exc)
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
+            self.extensions = []
 
 
 if __name__ == "__main__":  # as setuptools runs it; tests import the functions above
-    setup(ext_modules=extensions())
+    setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -76,6 +76,26 @@ def test_without_a_compiler_the_build_falls_back_to_pure(
     assert "no C compiler" in caplog.text
 
 
+def test_a_failing_c_build_leaves_the_pure_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    setuptools = pytest.importorskip("setuptools")
+    (tmp_path / "probe.c").write_text("this is not C\n")
+    monkeypatch.chdir(tmp_path)
+    dist = setuptools.Distribution({
+        "name": "probe", "ext_modules": [setuptools.Extension("probe", ["probe.c"])],
+        "cmdclass": {"build_ext": _setup_module()["OptionalBuildExt"]},
+    })
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(tmp_path / "lib")
+    command.build_temp = str(tmp_path / "temp")
+    command.ensure_finalized()
+    with caplog.at_level(logging.WARNING):
+        command.run()  # a C compiler that rejects the source: no error, no extension
+    assert command.get_outputs() == [] and not list((tmp_path / "lib").glob("probe*"))
+    assert "the C build failed" in caplog.text
+
+
 def _digests(pages: list[tuple[bytes, str | None]]) -> list[str]:
     """One hash per page and mode over every field of the extraction."""
     from corpusbot import extract
