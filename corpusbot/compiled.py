@@ -1,9 +1,10 @@
 """Which build is loaded: the pure-Python modules, or the hot ones compiled by mypyc.
 
-``setup.py`` compiles ``COMPILED_MODULES`` when ``CORPUSBOT_COMPILE=1`` asks for it
-and mypy and a C compiler are there (see the README); otherwise every module
-stays Python. The compiled modules behave as the Python ones do, so nothing
-else in the package asks which build it runs on; this module answers for
+``setup.py`` compiles ``COMPILED_MODULES`` in a wheel build (``CORPUSBOT_COMPILE``
+overrides) when mypy and a C compiler are there and the build succeeds (see the
+README); otherwise, and in an editable install, every module stays Python. The
+compiled modules behave as the Python ones do, so nothing else in the package
+asks which build it runs on; this module answers for
 ``corpusbot --version`` and the tests. It imports nothing of the package, so
 that ``setup.py`` can read the list before anything is installed.
 """
