@@ -5,7 +5,9 @@
    languages). ``candidates_of`` is where per-block verdicts combine.
 2. Drop candidates inside containers the page names as boilerplate
    (``corpusbot.extraction.default.containers``), unless the containers of one name
-   hold most of the candidates' text (a forum thread in ``#comments``).
+   hold most of the candidates' text (a forum thread in ``#comments``), or
+   they hold a thread's replies: text in the opening post's kind of element
+   that outweighs it (``corpusbot.extraction.default.threads``).
 3. Keep the article region: the grandparent groups (Viveros-Jiménez et al.
    2018) holding at least ``MIN_GROUP_SHARE`` of the largest group's text —
    a soft form of the paper's single-group rule, because ads and wrappers
@@ -98,6 +100,7 @@ from corpusbot.extraction.default import (
     recommendations,
     regions,
     repeats,
+    threads,
 )
 from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
@@ -199,6 +202,7 @@ def compose(page: PageBlocks) -> list[Block]:
     chosen, agreed = candidates_of(page)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
                                     page.stoplist)
+    names = threads.with_replies(chosen, names)
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)

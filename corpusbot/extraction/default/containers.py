@@ -82,6 +82,11 @@ class ContainerNames:
         # patterns are costly, so each string is read once
         self._names: dict[str, bool] = {}
 
+    @property
+    def exempt(self) -> frozenset[etree._Element]:
+        """The elements never boilerplate by their own name."""
+        return self._exempt
+
     def is_boilerplate(self, element: etree._Element) -> bool:
         return self.container_of(element) is not None
 
