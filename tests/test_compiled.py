@@ -22,6 +22,11 @@ from corpusbot import compiled
 from corpusbot.cli import main
 from tests.conftest import REPO, bench_dir
 
+try:  # at collection: setuptools takes over distutils only if imported before it
+    import setuptools  # noqa: F401  (setup.py's tests; a later README block may import distutils)
+except ImportError:
+    pass
+
 EXPECT_COMPILED = os.environ.get("CORPUSBOT_EXPECT_COMPILED") == "1"
 MODES = ("default", "justext", "boilerpipe", "precise", "web2text")
 
@@ -76,24 +81,33 @@ def test_without_a_compiler_the_build_falls_back_to_pure(
     assert "no C compiler" in caplog.text
 
 
-def test_a_failing_c_build_leaves_the_pure_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-) -> None:
-    setuptools = pytest.importorskip("setuptools")
+_PROBE_BUILD = """
+import logging, runpy, sys
+import setuptools
+logging.basicConfig(level=logging.WARNING)
+setup = runpy.run_path(sys.argv[1], run_name="corpusbot_setup")
+dist = setuptools.Distribution({
+    "name": "probe", "ext_modules": [setuptools.Extension("probe", ["probe.c"])],
+    "cmdclass": {"build_ext": setup["OptionalBuildExt"]},
+})
+command = dist.get_command_obj("build_ext")
+command.build_lib, command.build_temp = "lib", "temp"
+command.ensure_finalized()
+command.run()
+print("outputs", command.get_outputs())
+"""
+
+
+def test_a_failing_c_build_leaves_the_pure_package(tmp_path: Path) -> None:
+    pytest.importorskip("setuptools")
     (tmp_path / "probe.c").write_text("this is not C\n")
-    monkeypatch.chdir(tmp_path)
-    dist = setuptools.Distribution({
-        "name": "probe", "ext_modules": [setuptools.Extension("probe", ["probe.c"])],
-        "cmdclass": {"build_ext": _setup_module()["OptionalBuildExt"]},
-    })
-    command = dist.get_command_obj("build_ext")
-    command.build_lib = str(tmp_path / "lib")
-    command.build_temp = str(tmp_path / "temp")
-    command.ensure_finalized()
-    with caplog.at_level(logging.WARNING):
-        command.run()  # a C compiler that rejects the source: no error, no extension
-    assert command.get_outputs() == [] and not list((tmp_path / "lib").glob("probe*"))
-    assert "the C build failed" in caplog.text
+    # a process of its own: setuptools must replace distutils before anything imports it
+    done = subprocess.run([sys.executable, "-c", _PROBE_BUILD, str(REPO / "setup.py")],
+                          check=False, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "outputs []" in done.stdout and "the C build failed" in done.stderr
+    assert not list((tmp_path / "lib").glob("probe*"))
 
 
 def _digests(pages: list[tuple[bytes, str | None]]) -> list[str]:
