@@ -214,8 +214,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = lists.completed(page.blocks, kept, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
-    kept = recommendations.without_recommendations(
-        page.blocks, kept, [b for b in chosen if id(b) in agreed])
+    kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
     return drop_headline(kept, page.title)
 
 

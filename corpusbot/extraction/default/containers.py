@@ -114,7 +114,7 @@ class ContainerNames:
             return False
         if _boilerplate_by_kind(element):
             return True
-        names = f"{element.get('class') or ''} {element.get('id') or ''}"
+        names = element_names(element)
         verdict = self._names.get(names)
         if verdict is None:
             verdict = self._names[names] = names_boilerplate(names)
@@ -128,6 +128,11 @@ def _boilerplate_by_kind(element: etree._Element) -> bool:
     if element.tag == "figure":
         return next(element.iter(*FIGURE_CONTENT_TAGS), None) is None
     return element.tag in BOILERPLATE_TAGS
+
+
+def element_names(element: etree._Element) -> str:
+    """The element's ``class`` and ``id``, joined by a space: what its names say."""
+    return f"{element.get('class') or ''} {element.get('id') or ''}"
 
 
 def names_boilerplate(names: str) -> bool:

@@ -48,21 +48,24 @@ RECOMMENDATION_HEADINGS = re.compile(
 
 
 def without_recommendations(
-    blocks: Sequence[Block], kept: Sequence[Block], text: Sequence[Block],
+    blocks: Sequence[Block], kept: Sequence[Block], chosen: Sequence[Block], agreed: set[int],
 ) -> list[Block]:
     """``kept`` without the blocks of the sections a recommendations heading opens.
 
-    ``blocks``: the page's; ``text``: the blocks both algorithms agreed on,
-    which no section holds.
+    ``blocks``: the page's; ``chosen``: the candidates, of which those both
+    algorithms agreed on (``agreed``, ids) hold text no section holds.
     """
-    found = sections(blocks, text)
+    found = sections(blocks, chosen, agreed)
     if not found:
         return list(kept)
     return [b for b in kept if b.element is None or not _inside(b.element, found)]
 
 
-def sections(blocks: Sequence[Block], text: Sequence[Block]) -> frozenset[etree._Element]:
-    """The sections opened by a heading that names recommendations, none holding ``text``.
+def sections(
+    blocks: Sequence[Block], chosen: Sequence[Block], agreed: set[int],
+) -> frozenset[etree._Element]:
+    """The sections opened by a heading that names recommendations, none holding the
+    candidates both algorithms agreed on.
 
     The headings are read from the blocks (a hidden one is none): a walk of
     the tree for its heading elements cost 2 % of ``default``'s time.
@@ -77,7 +80,7 @@ def sections(blocks: Sequence[Block], text: Sequence[Block]) -> frozenset[etree.
         if heading is None:
             continue
         if holding is None:  # read once, and only on a page with such a heading
-            holding = {a for b in text if b.element is not None
+            holding = {a for b in chosen if id(b) in agreed and b.element is not None
                        for a in b.element.iterancestors()}
         if heading not in holding:
             found.add(_opened_by(heading, holding))

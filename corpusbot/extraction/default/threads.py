@@ -34,6 +34,7 @@ from lxml import etree
 from corpusbot.extraction.default.containers import (
     CONTENT_NAMES,
     ContainerNames,
+    element_names,
     names_boilerplate,
 )
 from corpusbot.html.blocks import Block
@@ -79,7 +80,7 @@ def text_kind(element: etree._Element) -> tuple[str, str] | None:
 def _thread_named(container: etree._Element | None) -> bool:
     if container is None:
         return False
-    return THREAD_NAME in f"{container.get('class') or ''} {container.get('id') or ''}".lower()
+    return THREAD_NAME in element_names(container).lower()
 
 
 def _named_ancestors(element: etree._Element) -> list[etree._Element]:
@@ -87,7 +88,7 @@ def _named_ancestors(element: etree._Element) -> list[etree._Element]:
     found = []
     node: etree._Element | None = element
     while node is not None and node.tag != "body":
-        if names_boilerplate(f"{node.get('class') or ''} {node.get('id') or ''}"):
+        if names_boilerplate(element_names(node)):
             found.append(node)
         node = node.getparent()
     return found
