@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from lxml import etree
@@ -15,6 +16,6 @@ class PageBlocks:
 
     root: etree._Element
     blocks: list[Block]
-    stoplist: frozenset[str]
+    stoplist: Collection[str]
     title: str | None = None
     og_title: str | None = None

@@ -18,7 +18,7 @@ headline), and the reference's effective behaviour for the heading preprocessing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -65,7 +65,7 @@ DEFAULT_SETTINGS = Settings()
 
 
 def justext(
-    blocks: Sequence[Block], stoplist: frozenset[str], settings: Settings = DEFAULT_SETTINGS
+    blocks: Sequence[Block], stoplist: Collection[str], settings: Settings = DEFAULT_SETTINGS
 ) -> list[Class]:
     """Classify every block; the blocks classed GOOD are the main text."""
     cf_classes = [classify_context_free(b, stoplist, settings) for b in blocks]
@@ -76,7 +76,7 @@ def justext(
 
 
 def select(
-    blocks: Sequence[Block], stoplist: frozenset[str], settings: Settings = DEFAULT_SETTINGS
+    blocks: Sequence[Block], stoplist: Collection[str], settings: Settings = DEFAULT_SETTINGS
 ) -> list[Block]:
     """The blocks jusText keeps, in document order."""
     classes = justext(blocks, stoplist, settings)
@@ -87,7 +87,7 @@ def is_heading(block: Block, settings: Settings) -> bool:
     return not settings.no_headings and block.is_heading
 
 
-def stopword_density(block: Block, stoplist: frozenset[str]) -> float:
+def stopword_density(block: Block, stoplist: Collection[str]) -> float:
     """Share of whitespace-split, lower-cased words found in the stop-word list."""
     # lower-casing neither makes nor removes whitespace: the same words as
     # lower-casing each word after the split
@@ -98,7 +98,7 @@ def stopword_density(block: Block, stoplist: frozenset[str]) -> float:
     return sum(map(stoplist.__contains__, words)) / len(words)
 
 
-def classify_context_free(block: Block, stoplist: frozenset[str], settings: Settings) -> Class:
+def classify_context_free(block: Block, stoplist: Collection[str], settings: Settings) -> Class:
     """algorithm.rst, "Context-free classification"."""
     length = block.chars
     # link density above MAX_LINK_DENSITY: bad

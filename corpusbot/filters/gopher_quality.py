@@ -204,7 +204,7 @@ def mostly_per_character(words: list[str]) -> bool:
     return single * 2 > len(words)
 
 
-def language_stop_words(lang: str) -> frozenset[str]:
+def language_stop_words(lang: str) -> Collection[str]:
     """Gopher's eight for English, else the language's list from ``stopwords/``."""
     if is_english(lang):
         return GOPHER_STOP_WORDS

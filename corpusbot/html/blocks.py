@@ -9,6 +9,7 @@ features the algorithms read.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -72,7 +73,7 @@ class Block:
 
     @property
     def is_heading(self) -> bool:
-        return bool(_HEADING_PATH.search(self.dom_path))
+        return is_heading_path(self.dom_path)
 
     @property
     def in_select(self) -> bool:
@@ -86,6 +87,14 @@ class Block:
     def link_density(self) -> float:
         """Share of the block's characters inside links (jusText's measure)."""
         return self.link_chars / len(self.text) if self.text else 0.0
+
+
+# A pure function of the path, so caching it cannot change a result: a page has a few
+# dozen paths, read about eighty times (a regular expression each time cost 0.04 ms a page).
+@functools.lru_cache(maxsize=1 << 14)
+def is_heading_path(path: str) -> bool:
+    """Whether the dotted tag ``path`` passes through a heading (``h1`` ... ``h6``)."""
+    return _HEADING_PATH.search(path) is not None
 
 
 def segment(  # noqa: C901, PLR0912, PLR0915

@@ -70,10 +70,12 @@ class Profiles:
     languages: list[str]
     rows: dict[str, int]
     matrix: np.ndarray
-    words: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    words: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The known n-grams of each padded word seen (``_word_ngrams``), shared by every
     detector: a pure function of the word, and pages repeat the same function words.
-    The lists hold the profiles' own strings (``grams``), 8 bytes each."""
+    The tuples hold the profiles' own strings (``grams``), 8 bytes each; tuples of
+    strings, unlike lists, leave the cycle collector's lists, so the cache adds
+    nothing to a full collection."""
     grams: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     """Each known n-gram mapped to itself, filled on first use: the one copy of it."""
 
@@ -200,11 +202,14 @@ class NgramDetector(Detector):
         return super()._sort_probability([float(p) for p in prob])
 
 
-def _word_ngrams(padded: str, known: dict[str, int], canonical: dict[str, str]) -> list[str]:
+def _word_ngrams(
+    padded: str, known: dict[str, int], canonical: dict[str, str],
+) -> tuple[str, ...]:
     """The known 1-, 2- and 3-grams ending at each character of ``padded`` after the first,
     each as its ``canonical`` string."""
     grams = [padded[1:2], padded[:2]]
     for before, last, char in zip(padded, padded[1:], padded[2:], strict=False):
         if not (char.isupper() and last.isupper()):
             grams += (char, last + char, before + last + char)
-    return [canonical.setdefault(gram, gram) for gram in grams if gram in known and gram != " "]
+    return tuple(canonical.setdefault(gram, gram) for gram in grams
+                 if gram in known and gram != " ")

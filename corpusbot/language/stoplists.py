@@ -9,6 +9,7 @@ jusText's language-independent mode. The lists and their provenance are in
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from importlib.resources import files
 
 from corpusbot.language.tags import normalize_tag
@@ -37,15 +38,31 @@ def available_languages() -> frozenset[str]:
     )
 
 
+StopWords = dict[str, None]
+"""A stop-word list: the words are the keys (``in``, ``len``, iteration).
+
+A dict, not a frozenset: CPython's cycle collector never tracks a dict of
+strings, while it walks every member of a set at each full collection. The
+lists a process loads (the union alone holds 154 000 words) made each full
+collection cost 27 ms, 3 % of extraction time on scrapinghub. (A dict's keys
+view would do the same, but its ``__contains__`` is a slot wrapper, twice as
+slow in ``map(stoplist.__contains__, words)``.)
+"""
+
+
 @functools.cache
-def _load(code: str) -> frozenset[str]:
+def _load(code: str) -> StopWords:
     text = files(PACKAGE).joinpath(f"{code}.txt").read_text(encoding="utf-8")
-    return frozenset(text.split("\n")) - {""}
+    return _words(text.split("\n"))
 
 
 @functools.cache
-def _union() -> frozenset[str]:
-    return frozenset().union(*(_load(code) for code in available_languages()))
+def _union() -> StopWords:
+    return _words(word for code in sorted(available_languages()) for word in _load(code))
+
+
+def _words(words: Iterable[str]) -> StopWords:
+    return dict.fromkeys(word for word in words if word)
 
 
 def resolve(lang: str | None) -> str | None:
@@ -70,7 +87,7 @@ def has_stoplist(lang: str | None) -> bool:
     return resolve(lang) is not None
 
 
-def stoplist(lang: str | None) -> frozenset[str]:
+def stoplist(lang: str | None) -> StopWords:
     """The stop words of ``lang``; the union of all lists when it is None or has none."""
     code = resolve(lang)
     return _load(code) if code else _union()

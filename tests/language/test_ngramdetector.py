@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 
@@ -113,3 +114,13 @@ def test_normalize_table_is_ngram_normalize():
     table = NormalizeTable()
     text = "Ab,ç–ţ\u06ccこカ\u3106가Ạ"
     assert text.translate(table) == "".join(NGram.normalize(char) for char in text)
+
+
+def test_word_cache_leaves_the_cycle_collector(profiles):
+    # The cache holds up to MAX_CACHED_WORDS entries: as lists, each full collection walked
+    # every n-gram in them; tuples of strings are untracked at the first collection.
+    detector = NgramDetector(profiles, SEED, NormalizeTable())
+    _answer(detector, TEXTS[0], trials=1)
+    gc.collect()
+    cached = [profiles.words[" " + word + " "] for word in ("Die", "hat", "am")]
+    assert all(grams and not gc.is_tracked(grams) for grams in cached)

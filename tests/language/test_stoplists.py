@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 from importlib.resources import files
 
@@ -67,11 +68,18 @@ def test_region_variant_gives_the_language_list():
     assert stoplist("en-simple") != stoplist("en")
 
 
+def test_lists_are_invisible_to_the_cycle_collector():
+    # A full collection walks every member of a tracked container; the lists hold 154,000
+    # words, and a frozenset of them cost 27 ms a collection (stoplists.StopWords).
+    for words in (stoplist("en"), stoplist(None)):
+        assert "the" in words and not gc.is_tracked(words)
+
+
 def test_no_list_gives_the_union_built_once():
     union = stoplist(None)
     assert stoplist("zh-cn") is union and stoplist("") is union and stoplist("xx") is union
     for code in ("en", "de", "ko", "be-tarask"):
-        assert stoplist(code) <= union
+        assert stoplist(code).keys() <= union.keys()
     assert len(union) == len(frozenset().union(*(stoplist(c) for c in available_languages())))
 
 
@@ -84,12 +92,12 @@ def test_each_list_equals_justexts_own_loading(justext):
     codes = load_script().CODES
     assert sorted(codes) == sorted(justext.get_stoplists())
     for name, code in codes.items():
-        assert stoplist(code) == justext.get_stoplist(name), name
+        assert set(stoplist(code)) == justext.get_stoplist(name), name
 
 
 def test_union_equals_justexts_language_independent_list(justext):
     union = frozenset(w for name in justext.get_stoplists() for w in justext.get_stoplist(name))
-    assert stoplist(None) == union
+    assert set(stoplist(None)) == union
 
 
 def test_committed_files_are_up_to_date(justext):

@@ -25,13 +25,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 import numpy as np
 from lxml import etree
 
-# Block.is_heading's own pattern, read here once per distinct path instead of once per block.
-from corpusbot.html.blocks import _HEADING_PATH, INLINE_TAGS, Block
+from corpusbot.html.blocks import INLINE_TAGS, Block, is_heading_path
 
 # Class/id hints: each group is one bit, set when the element's lower-cased
 # ``class`` and ``id`` contain one of its words. The words are the usual
@@ -211,7 +210,7 @@ def node_of(block: Block) -> etree._Element | None:
     return node
 
 
-def features(blocks: Sequence[Block], stoplist: frozenset[str]) -> np.ndarray:
+def features(blocks: Sequence[Block], stoplist: Collection[str]) -> np.ndarray:
     """The feature matrix of a page's blocks, one row per block, columns ``FEATURE_NAMES``."""
     if not blocks:
         return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float32)
@@ -235,7 +234,7 @@ def features(blocks: Sequence[Block], stoplist: frozenset[str]) -> np.ndarray:
     return np.column_stack(columns).astype(np.float32)
 
 
-def _text_statistics(blocks: Sequence[Block], stoplist: frozenset[str]) -> dict[str, np.ndarray]:
+def _text_statistics(blocks: Sequence[Block], stoplist: Collection[str]) -> dict[str, np.ndarray]:
     """Raw per-block counts: characters, words, links, stop words, punctuation, digits.
 
     Counted over the whole page at once, then cut per block: the words of the
@@ -318,7 +317,7 @@ def _text_columns(blocks: Sequence[Block], t: dict[str, np.ndarray]) -> list[np.
 def path_flags(dom_path: str) -> tuple[bool, bool, bool, bool]:
     """Whether a block's dotted tag path holds a heading, ``li``, a table cell, ``pre``/``code``."""
     dotted = f".{dom_path}."
-    return (_HEADING_PATH.search(dom_path) is not None, ".li." in dotted,
+    return (is_heading_path(dom_path), ".li." in dotted,
             ".td." in dotted or ".th." in dotted, ".pre." in dotted or ".code." in dotted)
 
 
