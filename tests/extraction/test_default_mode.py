@@ -23,6 +23,20 @@ def page(body: str, title: str = "Bridge to open in spring") -> str:
     )
 
 
+def post(headline: str, paragraph: str, inserted: str, count: int = 3,
+         after: str | None = None) -> str:
+    """A blog post: ``headline``, ``count`` numbered copies of ``paragraph``, ``inserted``,
+    then the copies again (of ``after`` when given)."""
+    def numbered(text: str) -> str:
+        return "".join(f"<p>{n}. {text}</p>" for n in range(1, count + 1))
+
+    return page(
+        f"<div class='wrap'><h1>{headline}</h1><div class='entry'>{numbered(paragraph)}"
+        f"{inserted}{numbered(after or paragraph)}</div></div>",
+        title=headline,
+    )
+
+
 def test_keeps_the_article_and_cuts_comments_and_teasers():
     html = page(
         "<div class='main'><h1>Bridge to open in spring</h1>"
