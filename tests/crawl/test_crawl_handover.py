@@ -25,7 +25,7 @@ from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPolitenes
 from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from tests.crashes import archived_responses
-from tests.crawl.test_crawl_redis import crawler_process
+from tests.crawl.test_crawl_redis import Watched, crawler_process, started_together
 from tests.newssite.client import NewsSite, corpus_records, crawl_stats
 
 SLOW = ("CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
@@ -43,14 +43,25 @@ def _finish(process: subprocess.Popen[str]) -> None:
     assert process.returncode == 0, errors[-3000:]
 
 
-def _kill(process: subprocess.Popen[str]) -> None:
+def _kill(crawler: Watched | subprocess.Popen[str]) -> None:
+    watched = isinstance(crawler, Watched)
+    process = crawler.process if watched else crawler
     process.kill()
     process.wait(timeout=30)
-    # not read to their end: helpers of the killed process may hold them open a while
-    for stream in (process.stdout, process.stderr):
+    # Not read to their end: helpers of the killed process may hold them open a while. A
+    # watched process's log is its reader thread's to finish.
+    for stream in (process.stdout,) if watched else (process.stdout, process.stderr):
         if stream is not None:
             stream.close()
     time.sleep(0.5)  # its processing worker notices and exits, freeing the folder
+
+
+def _started_after_reference(site: NewsSite, out: Path, redis_url: str,
+                             *settings: str) -> list[Watched]:
+    """"one" and "two" started together once the reference crawl is done: both find the
+    whole crawl still to do (a late process once found it finished and nothing to hold)."""
+    site.shut()
+    return started_together(site, out, redis_url, *settings)
 
 
 def _wait_until(condition, seconds: float = 60) -> bool:
@@ -85,20 +96,22 @@ def test_a_process_killed_and_started_again_loses_and_repeats_nothing(
     with NewsSite(latency=0.5) as site:
         expected = _reference(site, tmp_path / "reference", redis_url)
         out = tmp_path / "out"
-        one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS)
-        two = crawler_process(site, out, redis_url, "two", *SLOW, *COMMITS)
+        one: Watched | subprocess.Popen[str]
+        one, two = _started_after_reference(site, out, redis_url, *SLOW, *COMMITS)
         kills = 0
         # first kill: while "one" holds requests; second: during its recovery
         for ready in (lambda: held.hlen("corpusbot:held:one") >= 2,
                       lambda: time.sleep(1.5) or True):
             assert _wait_until(ready)
-            if one.poll() is not None:
+            if (one.process if isinstance(one, Watched) else one).poll() is not None:
                 break
             _kill(one)
             kills += 1
             one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS)
+        assert not isinstance(one, Watched)
         _finish(one)
-        _finish(two)
+        code, errors = two.finish(timeout=240)
+        assert code == 0, errors
     assert kills == 2
     ids, archived = _merged(out)
     assert ids == expected and set(ids.values()) == {1}  # same documents, none twice
@@ -115,11 +128,11 @@ def test_a_dead_worker_s_requests_are_taken_over_by_another(tmp_path: Path,
     with NewsSite(latency=0.5) as site:
         expected = _reference(site, tmp_path / "reference", redis_url)
         out = tmp_path / "out"
-        one = crawler_process(site, out, redis_url, "one", *SLOW, *COMMITS, *beat)
-        two = crawler_process(site, out, redis_url, "two", *SLOW, *COMMITS, *beat)
+        one, two = _started_after_reference(site, out, redis_url, *SLOW, *COMMITS, *beat)
         assert _wait_until(lambda: held.hlen("corpusbot:held:one") >= 2)
         _kill(one)  # and never started again
-        _finish(two)
+        code, errors = two.finish(timeout=240)
+        assert code == 0, errors
     ids, _ = _merged(out)
     assert ids == expected and set(ids.values()) == {1}
     assert crawl_stats(out / "two").get("corpusbot/handover/adopted", 0) >= 2
@@ -131,13 +144,13 @@ def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: s
     sites = tmp_path / "sites.toml"
     sites.write_text(f'[site."127.0.0.1"]\ndelay_seconds = {delay}\n')
     # DOWNLOAD_DELAY is 0 in the test settings: only the sites file sets a delay
-    # Two requests at a time per process: neither takes the whole queue for itself.
+    # Two requests at a time per process: neither takes the whole queue for itself. The
+    # site serves no page until both spiders are open (a late second process once found
+    # little left: 17 requests in all).
     fast = (*SLOW, "CLOSESPIDER_PAGECOUNT=14", f"CORPUSBOT_SPIDER_SITES_FILE={sites}")
-    with NewsSite() as site:
-        processes = [crawler_process(site, tmp_path / "out", redis_url, name, *fast)
-                     for name in ("one", "two")]
-        for process in processes:
-            process.communicate(timeout=240)
+    with NewsSite(gated=True) as site:
+        for crawler in started_together(site, tmp_path / "out", redis_url, *fast):
+            crawler.finish(timeout=240)
         arrivals = site.arrivals()
     gaps = [later - earlier for (earlier, _), (later, _) in itertools.pairwise(arrivals)]
     assert len(gaps) >= 20

@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -30,25 +31,65 @@ from tests.newssite.client import REPO, TEST_SETTINGS, NewsSite, corpus_records,
 
 
 def crawler_process(site: NewsSite, out: Path, redis_url: str, worker: str,
-                    *settings: str) -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "corpusbot", "crawl", f"{site.url}/", "-o", str(out),
-               "--redis", redis_url, "--worker", worker, "-q"]
+                    *settings: str, verbose: bool = False) -> subprocess.Popen[str]:
+    """``corpusbot crawl`` sharing ``redis_url``. ``verbose`` logs at INFO (when the spider
+    opened: ``Watched``), which only a caller that reads stderr as it comes may ask for: a
+    full pipe would stall the crawler."""
+    command = [sys.executable, "-m", "corpusbot", *(["-v"] if verbose else []), "crawl",
+               f"{site.url}/", "-o", str(out), "--redis", redis_url, "--worker", worker, "-q"]
     for setting in (*TEST_SETTINGS, *settings):
         command += ["-s", setting]
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 
 
+class Watched:
+    """A crawler process whose log is read as it comes, to tell when its spider opened."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process, self.lines, self.opened = process, [], threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+            if "Spider opened" in line:
+                self.opened.set()
+
+    def finish(self, timeout: float) -> tuple[int, str]:
+        """The exit code and the log's end."""
+        code = self.process.wait(timeout=timeout)
+        self.reader.join(timeout=10)
+        return code, "".join(self.lines)[-3000:]
+
+
+GATED = ("DOWNLOAD_TIMEOUT=180",)
+"""Settings of processes started against a gated site: their first requests wait there."""
+
+
+def started_together(site: NewsSite, out: Path, redis_url: str,
+                     *settings: str) -> list[Watched]:
+    """Crawler processes "one" and "two" on a gated ``site``, opened once both spiders are:
+    on a loaded machine a second process once started after the first had crawled it all."""
+    crawlers = [Watched(crawler_process(site, out, redis_url, name, *settings, *GATED,
+                                        verbose=True)) for name in ("one", "two")]
+    for crawler in crawlers:
+        assert crawler.opened.wait(timeout=120), crawler.finish(timeout=10)[1]
+    site.open()
+    return crawlers
+
+
 def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
                                                               redis_url: str) -> None:
-    # Slow pages, and no process holding more than two requests: both get work.
+    # Slow pages, and no process holding more than two requests: both get work; the site
+    # serves nothing until both spiders are open (else the second once crawled it all again).
     slow = ("CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
-    with NewsSite(latency=1.0) as site:
-        first = crawler_process(site, tmp_path / "out", redis_url, "one", *slow)
-        second = crawler_process(site, tmp_path / "out", redis_url, "two", *slow)
-        for process in (first, second):
-            _, errors = process.communicate(timeout=240)
-            assert process.returncode == 0, errors[-3000:]
+    with NewsSite(latency=1.0, gated=True) as site:
+        for crawler in started_together(site, tmp_path / "out", redis_url, *slow):
+            code, errors = crawler.finish(timeout=240)
+            assert code == 0, errors
         hits, manifest = site.hits(), site.manifest()
     fetched_twice = {path for path, count in hits.items() if count > 1}
     # each process reads robots.txt itself; the flaky page fails once and is retried

@@ -32,14 +32,23 @@ from tests.newssite.articles import Article, load_articles
 from tests.newssite.pages import SitePages
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
+GATE_TIMEOUT_SECONDS = 120
+"""A gated site opens by itself after this long: a test that never opens it fails on its
+own assertions, not by hanging."""
 
 
 class Site:
     """The site's state: its pages, the publication phase and hit counts."""
 
-    def __init__(self, articles: list[Article], slow_seconds: float, latency: float) -> None:
+    def __init__(self, articles: list[Article], slow_seconds: float, latency: float,
+                 gated: bool = False) -> None:
         self.pages = SitePages(articles)
         self.slow_seconds, self.latency = slow_seconds, latency
+        # Held shut, pages (not robots.txt) wait until a test opens the site (/__open): so
+        # that crawlers started one after the other all find the crawl still to do.
+        self.gate = threading.Event()
+        if not gated:
+            self.gate.set()
         self.hits: Counter[str] = Counter()
         self.arrivals: list[tuple[float, str]] = []  # (monotonic time, path) of each page request
         self.lock = threading.Lock()
@@ -76,6 +85,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith(hostile.ROOT):
             hostile.serve(path, self._base(), self._stream)
             return
+        if path != "/robots.txt":
+            site.gate.wait(GATE_TIMEOUT_SECONDS)
         response = site.pages.route(path, self._base(), count)
         time.sleep(site.slow_seconds if response.delay else site.latency)
         self._send(response.status, response.body, response.content_type, response.headers)
@@ -90,6 +101,12 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/__arrivals.json":
             with site.lock:
                 body = list(site.arrivals)
+        elif path == "/__open":
+            site.gate.set()
+            body = {"open": True}
+        elif path == "/__shut":
+            site.gate.clear()
+            body = {"open": False}
         elif path.startswith("/__phase/"):
             site.pages.phase = int(path.rsplit("/", 1)[1])
             body = {"phase": site.pages.phase}
@@ -142,12 +159,12 @@ class _Server(ThreadingHTTPServer):
     site: Site
 
 
-def serve(bench: Path | None, slow_seconds: float, latency: float, copies: int,
-          port: int = 0) -> None:
+def serve(bench: Path | None, slow_seconds: float, latency: float, copies: int, *,
+          port: int = 0, gated: bool = False) -> None:
     """Serve the site until killed, announcing the base URL on stdout."""
     articles = load_articles(bench, FIXTURES, copies)
     server = _Server(("127.0.0.1", port), Handler)
-    server.site = Site(articles, slow_seconds, latency)
+    server.site = Site(articles, slow_seconds, latency, gated)
     print(f"READY http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
@@ -163,8 +180,11 @@ def main() -> None:
         help="benchmark mode: serve every bench page (0: the small test selection)",
     )
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--gated", action="store_true",
+                        help="hold every page but robots.txt until GET /__open")
     args = parser.parse_args()
-    serve(args.bench, args.slow_seconds, args.latency_seconds, args.copies, args.port)
+    serve(args.bench, args.slow_seconds, args.latency_seconds, args.copies, port=args.port,
+          gated=args.gated)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,11 @@ class NewsSite:
     """The site server, running from ``__enter__`` to ``__exit__``; ``url`` is its base."""
 
     def __init__(self, bench: Path | None = None, slow_seconds: float = 1.0,
-                 copies: int = 0, latency: float = 0.0) -> None:
+                 copies: int = 0, latency: float = 0.0, gated: bool = False) -> None:
         self.args = [sys.executable, "-m", "tests.newssite", "--slow-seconds", str(slow_seconds),
                      "--latency-seconds", str(latency)]
+        if gated:
+            self.args.append("--gated")
         if bench is not None:
             self.args += ["--bench", str(bench)]
         if copies:
@@ -59,6 +61,14 @@ class NewsSite:
 
     def phase(self, number: int) -> None:
         self.get(f"/__phase/{number}")
+
+    def open(self) -> None:
+        """Let a gated site serve its pages."""
+        self.get("/__open")
+
+    def shut(self) -> None:
+        """Gate the site: pages wait until ``open`` (as if started ``gated``)."""
+        self.get("/__shut")
 
 
 # Fast and deterministic on 127.0.0.1: no politeness delays (their settings
