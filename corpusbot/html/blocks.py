@@ -248,6 +248,14 @@ def is_collapsed_content(element: etree._Element) -> bool:
 
 QUESTION_MAX_CHARS = 300
 """A question is a line; a box of text that happens to end with "?" is no FAQ's question."""
+QUESTION_MARKS = frozenset("?\uff1f\u061f")
+"""The question marks that end a question: Latin, full-width (CJK) and Arabic."""
+
+
+def ends_with_question_mark(text: str) -> bool:
+    """Whether ``text``, trailing white space aside, ends with a question mark."""
+    end = text.rstrip()[-1:]
+    return bool(end) and end in QUESTION_MARKS
 
 
 def _answers_a_question(element: etree._Element) -> bool:
@@ -266,8 +274,7 @@ def _answers_a_question(element: etree._Element) -> bool:
     if question is None:
         return False
     text = etree.tostring(question, method="text", encoding="unicode", with_tail=False)
-    text = text.strip()
-    return 0 < len(text) <= QUESTION_MAX_CHARS and text.endswith("?")
+    return 0 < len(text.strip()) <= QUESTION_MAX_CHARS and ends_with_question_mark(text)
 
 
 def normalize(text: str) -> str:

@@ -50,3 +50,11 @@ def test_hidden_text_after_a_statement_or_a_long_text_ending_in_a_question_stays
 def test_a_question_folding_its_answer_shows_it():
     html = page("<div><h3>Can I return it?</h3><p hidden>Within 30 days, at no cost.</p></div>")
     assert "Within 30 days, at no cost." in [b.text for b in segment(lxml.html.fromstring(html))]
+
+
+def test_a_question_in_chinese_or_arabic_folds_its_answer_too():
+    # the question marks of continuation's questions-and-answers runs: one rule for both
+    for question, answer in (("可以退货吗\uff1f", "三十天内可以免费退货。"),
+                             ("هل يمكنني إرجاعه؟", "نعم، خلال ثلاثين يوما.")):
+        html = page(f"<div><h3>{question}</h3><p hidden>{answer}</p></div>")
+        assert answer in [b.text for b in segment(lxml.html.fromstring(html))]

@@ -24,13 +24,11 @@ from collections.abc import Sequence
 
 from corpusbot.extraction import grandparent
 from corpusbot.extraction.default.landmarks import common_ancestor
-from corpusbot.html.blocks import Block
+from corpusbot.html.blocks import Block, ends_with_question_mark
 
 MIN_QUESTIONS = 2
 """A run with this many questions is a questions-and-answers section; one question is
 a call to action's heading ("Want to know more?")."""
-QUESTION_MARKS = frozenset("?\uff1f\u061f")
-"""The question marks that end a question: Latin, full-width (CJK) and Arabic."""
 
 
 def with_questions(blocks: Sequence[Block], kept: Sequence[Block], candidates: Sequence[Block],
@@ -66,5 +64,4 @@ def with_questions(blocks: Sequence[Block], kept: Sequence[Block], candidates: S
 
 
 def _is_question(block: Block) -> bool:
-    end = block.text.rstrip()[-1:]
-    return bool(end) and end in QUESTION_MARKS
+    return ends_with_question_mark(block.text)
