@@ -42,8 +42,10 @@
    which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
-content, a page of a few words keeps them, and a page still empty takes the
-learned labelling (``web2text``): a one-sentence notice, a list of links.
+content, then with the named containers holding the most prose as text
+(``containers.largest_holder``), a page of a few words keeps them, and a page
+still empty takes the learned labelling (``web2text``): a one-sentence notice,
+a list of links.
 
 Measured on ``scrapinghub`` / ``multilingual-dev`` (F1): union alone
 0.881 / 0.891; + soft groups 0.930 / 0.902; + container names 0.946 / 0.900;
@@ -90,6 +92,10 @@ Issue 19: a listing region joins at 1.75 times the kept text (``regions``) and
 the page's own container left the composition (the landmark covers it):
 together tuned-on +0.23, held out +0.17 (5 pages change, one product loses
 0.002); the other two unchanged.
+An element named caption holding a section's heading is no caption
+(``containers.captions_a_section``), and a page that keeps nothing reads the named
+container holding the most prose before the other fallbacks
+(``containers.largest_holder``): measured after session 15's merge, in the README.
 """
 
 from __future__ import annotations
@@ -119,6 +125,7 @@ from corpusbot.extraction.default.anchor import normalised
 from corpusbot.extraction.default.containers import (
     ContainerNames,
     in_page_frame,
+    largest_holder,
     names_exempting_holders,
 )
 from corpusbot.extraction.web2text import model as web2text
@@ -188,7 +195,8 @@ def select(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]
     (``corpusbot.extraction.default.anchor``).
     A page whose visible blocks give nothing is read again with the content
     it hides (``<noscript>``, ``hidden``: pages rendered by scripts give
-    crawlers their text there), and a page of a few words keeps them.
+    crawlers their text there), then with its largest named holder of prose
+    as text, and a page of a few words keeps them.
     """
     kept = compose(page)
     if kept:
@@ -196,7 +204,8 @@ def select(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]
     with_hidden = segment(page.root, skip_hidden=False)
     if len(with_hidden) > len(page.blocks):
         kept = compose(replace(page, blocks=with_hidden))
-    return kept or short_page(page.blocks) or learned_fallback(page, model)
+    return (kept or compose(page, by_largest_holder=True) or short_page(page.blocks)
+            or learned_fallback(page, model))
 
 
 def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
@@ -221,12 +230,16 @@ def learned_fallback(page: PageBlocks, model: web2text.Model | None = None) -> l
     return drop_headline(kept, page.title)
 
 
-def compose(page: PageBlocks) -> list[Block]:
-    """The composition of the algorithms over the page's blocks (steps 1-6 above)."""
+def compose(page: PageBlocks, *, by_largest_holder: bool = False) -> list[Block]:
+    """The composition of the algorithms over the page's blocks (steps 1-6 above); with
+    ``by_largest_holder``, the named containers holding the most prose are text too
+    (``containers.largest_holder``: the fallback of a page that kept nothing)."""
     chosen, agreed = candidates_of(page)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
                                     page.stoplist)
     names = threads.with_replies(chosen, names)
+    if by_largest_holder:
+        names = ContainerNames(names.exempt | largest_holder(chosen, names, page.stoplist))
     candidates = [b for b in chosen if not names.is_boilerplate(b.element)]
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)
