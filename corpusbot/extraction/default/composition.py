@@ -16,8 +16,8 @@
    smaller groups right next to that span that read like the article: both
    algorithms chose their text and their blocks are paragraph-long (the
    first or last sections of a long article, in sibling containers),
-   plus the lead paragraphs above the body inside its container
-   (``corpusbot.extraction.default.lead``).
+   plus the lead paragraphs above the body inside its container and the
+   short opening lines right above it (``corpusbot.extraction.default.lead``).
 4. Recover the blocks neither algorithm chose that lie inside the region's
    span (first to last kept block) with few links and no boilerplate name:
    short paragraphs, list items and table cells of the article itself, and
@@ -231,6 +231,7 @@ def compose(page: PageBlocks) -> list[Block]:
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)
     kept = article_region(candidates, agreed, found)
+    kept = lead.with_opening_lines(page.blocks, kept, candidates, agreed)
     kept = recover_inside(page.blocks, kept, names)
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
     kept = continuation.with_questions(page.blocks, kept, candidates, agreed)
