@@ -28,6 +28,8 @@
    the deepest element holding every kept block) gives its link-poor,
    unnamed blocks when they add half the kept text
    (``corpusbot.extraction.default.landmarks``): documentation and product pages.
+   Headings that are links (a permalink, the product a section is about)
+   join before a block of the region (``corpusbot.extraction.default.headings``).
    A questions-and-answers section right after the region, inside the
    element holding it, joins it (``corpusbot.extraction.default.continuation``).
 5. Add the listing regions (repeated items) that outweigh the kept text:
@@ -106,6 +108,7 @@ from corpusbot.extraction.default import (
     anchor,
     continuation,
     edges,
+    headings,
     landmarks,
     lead,
     lists,
@@ -232,8 +235,10 @@ def compose(page: PageBlocks) -> list[Block]:
     candidates = without_side_column(candidates, found, page.title)
     kept = article_region(candidates, agreed, found)
     kept = lead.with_opening_lines(page.blocks, kept, candidates, agreed)
+    region = {id(b) for b in kept}
     kept = recover_inside(page.blocks, kept, names)
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
+    kept = headings.with_linked_headings(page.blocks, kept, region, names)
     kept = continuation.with_questions(page.blocks, kept, candidates, agreed)
     kept = regions.with_listing(page.blocks, kept, names)
     kept = lists.completed(page.blocks, kept, names)
