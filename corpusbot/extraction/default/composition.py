@@ -40,7 +40,8 @@
 6. Drop a section's second copy (one per screen size, a tab and an
    accordion: ``corpusbot.extraction.default.repeats``), the sections a
    heading names as recommendations ("Customers also viewed":
-   ``corpusbot.extraction.default.recommendations``) and the headline,
+   ``corpusbot.extraction.default.recommendations``), the lines that are only
+   a date (``corpusbot.extraction.default.datelines``) and the headline,
    which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
@@ -107,6 +108,7 @@ from corpusbot.extraction.context import PageBlocks
 from corpusbot.extraction.default import (
     anchor,
     continuation,
+    datelines,
     edges,
     headings,
     landmarks,
@@ -245,7 +247,7 @@ def compose(page: PageBlocks) -> list[Block]:
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
     kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
-    return drop_headline(kept, page.title)
+    return drop_headline(datelines.without_date_lines(kept), page.title)
 
 
 def short_page(blocks: Sequence[Block]) -> list[Block]:
