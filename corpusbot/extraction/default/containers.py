@@ -13,6 +13,9 @@ Customer reviews (``reviews`` and the review widgets' names) are not a
 product page's text in WCXB's gold: wcxb-dev 0.835 -> 0.837, product
 0.610 -> 0.634, the other sets unchanged; the singular ``review`` names
 review articles too (wcxb-dev article -0.003, multilingual-dev -0.003).
+The author box of the Simple Author Box plugin (``saboxplugin-wrap``, a name
+without "author"): wcxb-dev tuned-on +0.15 pages of F1, held out +0.01 (3 pages
+gain), scrapinghub 0.9700 and multilingual-dev 0.9383 unchanged.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ BOILERPLATE_NAMES = re.compile(
     r"comment|footer|author|caption|modal|popup|newsletter|signup|breadcrumb|consent|cookie"
     r"|gdpr|captcha|disqus|share|related|recommend|promo|outbrain|taboola|rating|disclaimer"
     r"|disclosure|copyright|credit|contributor|tags?\b|topics?\b|(?:^|[\s_-])bio(?:[\s_-]|$)"
-    r"|reviews|yotpo|jdgm|okendo|bazaarvoice|trustpilot",
+    r"|reviews|yotpo|jdgm|okendo|bazaarvoice|trustpilot|saboxplugin",
 )
 CONTENT_NAMES = re.compile(r"article|body|content|entry|main|post|story|text")
 # Names that stay boilerplate even beside a content name ("article__byline").
