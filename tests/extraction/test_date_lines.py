@@ -47,3 +47,33 @@ def test_date_shapes_of_several_languages_are_date_lines(line):
 ])
 def test_a_label_or_a_sentence_around_a_date_is_no_date_line(line):
     assert not datelines.DATE_LINE.match(line)
+
+
+def bylined_post(bylines: int) -> str:
+    """A post with a byline under the headline, or a page of entries, each with its own."""
+    entries = "".join(
+        f"<div class='entry'><h2>Story {n}</h2><p>By Ann Lee | Apr {n + 1}, 2025 | Roads</p>"
+        f"{article(1, n)}</div>" for n in range(bylines))
+    return page(f"<main><h1>Bridge to open in spring</h1>{entries}</main>")
+
+
+def test_an_articles_byline_with_its_date_stays_out():
+    text = extract(bylined_post(1)).text
+    assert "By Ann Lee" not in text
+    assert "0. The council said" in text
+
+
+def test_the_bylines_of_a_list_of_entries_are_kept():
+    assert extract(bylined_post(4)).text.count("By Ann Lee") == 4
+
+
+@pytest.mark.parametrize(("line", "byline"), [
+    ("On Behalf of Tunstall PLLC | Apr 21, 2017 | Products Liability", True),
+    ("March 15, 2022 · 3 min read · By ASU Online", True),
+    ("Home | About | Contact", False),
+    ("The bridge opened on November 14, 2025 | a long sentence of more than six words here", False),
+])
+def test_bylines_are_short_parts_around_a_date(line, byline):
+    from corpusbot.extraction.core import read_page
+    block = next(b for b in read_page(page(f"<p>{line}</p>")).page.blocks if b.text == line)
+    assert datelines.is_byline(block) is byline
