@@ -24,6 +24,7 @@ def verdicts(body: str) -> dict[str, bool]:
         '<div class="related-stories">',
         '<section class="share-tools">',
         '<div class="image-credit">',
+        '<div class="saboxplugin-wrap">',
     ],
 )
 def test_named_boilerplate_containers(container: str):

@@ -511,3 +511,17 @@ def test_a_products_legal_footnotes_in_the_footer_do_not_outweigh_its_descriptio
     text = extract(page(body)).text
     assert "A whole day of work on one charge" in text
     assert "preproduction units" not in text
+
+
+def test_a_quotation_in_a_figure_is_the_articles_own():
+    # A pull quote of the block editor: <figure class="wp-block-pullquote"><blockquote>.
+    quote = ("Your job posting should say what the incentives are right up front, because "
+             "people decide in the first lines whether the work is worth their while.")
+    body = page(
+        "<article><h1>Bridge to open in spring</h1>"
+        f"<p>{PARAGRAPH}</p><p>{PARAGRAPH}</p>"
+        f"<figure class='wp-block-pullquote'><blockquote><p>{quote}</p>"
+        "<cite>Christine Hodge, Clearview Washing</cite></blockquote></figure>"
+        f"<p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></article>"
+    )
+    assert quote in extract(body).text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from corpusbot import extract
+from corpusbot.extraction.core import read_page
+from corpusbot.extraction.default import continuation
 from tests.extraction.test_default_mode import page
 
 OPENINGS = (
@@ -68,3 +70,19 @@ def test_a_call_to_action_of_one_question_after_the_body_is_not():
     text = extract(guide(faq((CALL,)))).text
     assert "at a third of what the old oil burner cost" in text
     assert "Our advisers call you back" not in text
+
+
+def test_questions_whose_answers_one_algorithm_chose_end_on_an_answer():
+    # A page's closing questions that only one algorithm chose (plain <p> questions and
+    # answers straight after the body, then the site's footer): the run ends on an answer.
+    html = guide(
+        "<h2>Heat pump questions</h2>"
+        + "".join(f"<p>{q}</p><p>{a}</p>" for q, a in QUESTIONS))
+    blocks = read_page(html).page.blocks
+    body = [b for b in blocks if "oil burner cost" in b.text or "Neighbours who" in b.text]
+    candidates = [b for b in blocks if "Market Street" not in b.text]  # the footer is out
+    kept = continuation.with_questions(blocks, body, candidates, {id(b) for b in body})
+    added = [b.text for b in kept[len(body):]]
+    assert added[0] == "Heat pump questions"
+    assert added[-1].startswith("Mostly, if they are large enough")
+    assert len(added) == 1 + 2 * len(QUESTIONS)

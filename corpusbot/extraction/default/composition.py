@@ -16,8 +16,8 @@
    smaller groups right next to that span that read like the article: both
    algorithms chose their text and their blocks are paragraph-long (the
    first or last sections of a long article, in sibling containers),
-   plus the lead paragraphs above the body inside its container
-   (``corpusbot.extraction.default.lead``).
+   plus the lead paragraphs above the body inside its container and the
+   short opening lines right above it (``corpusbot.extraction.default.lead``).
 4. Recover the blocks neither algorithm chose that lie inside the region's
    span (first to last kept block) with few links and no boilerplate name:
    short paragraphs, list items and table cells of the article itself, and
@@ -28,6 +28,8 @@
    the deepest element holding every kept block) gives its link-poor,
    unnamed blocks when they add half the kept text
    (``corpusbot.extraction.default.landmarks``): documentation and product pages.
+   Headings that are links (a permalink, the product a section is about)
+   join before a block of the region (``corpusbot.extraction.default.headings``).
    A questions-and-answers section right after the region, inside the
    element holding it, joins it (``corpusbot.extraction.default.continuation``).
 5. Add the listing regions (repeated items) that outweigh the kept text:
@@ -38,7 +40,8 @@
 6. Drop a section's second copy (one per screen size, a tab and an
    accordion: ``corpusbot.extraction.default.repeats``), the sections a
    heading names as recommendations ("Customers also viewed":
-   ``corpusbot.extraction.default.recommendations``) and the headline,
+   ``corpusbot.extraction.default.recommendations``), the lines that are only
+   a date (``corpusbot.extraction.default.datelines``) and the headline,
    which is the extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
@@ -111,7 +114,9 @@ from corpusbot.extraction.context import PageBlocks
 from corpusbot.extraction.default import (
     anchor,
     continuation,
+    datelines,
     edges,
+    headings,
     landmarks,
     lead,
     lists,
@@ -244,15 +249,18 @@ def compose(page: PageBlocks, *, by_largest_holder: bool = False) -> list[Block]
     found = grandparent.groups(candidates)
     candidates = without_side_column(candidates, found, page.title)
     kept = article_region(candidates, agreed, found)
+    kept = lead.with_opening_lines(page.blocks, kept, candidates, agreed)
+    region = {id(b) for b in kept}
     kept = recover_inside(page.blocks, kept, names)
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
+    kept = headings.with_linked_headings(page.blocks, kept, region, names)
     kept = continuation.with_questions(page.blocks, kept, candidates, agreed)
     kept = regions.with_listing(page.blocks, kept, names)
     kept = lists.completed(page.blocks, kept, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
     kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
-    return drop_headline(kept, page.title)
+    return drop_headline(datelines.without_date_lines(kept), page.title)
 
 
 def short_page(blocks: Sequence[Block]) -> list[Block]:
