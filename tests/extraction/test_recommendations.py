@@ -53,3 +53,15 @@ def test_a_heading_placed_before_the_article_takes_no_article_with_it():
         title="Clutch kit for the van",
     )
     assert "pedal bites late" in extract(html).text
+
+
+def test_the_heading_is_read_in_other_languages():
+    for heading in ("Das könnte Sie auch interessieren", "Articles similaires",
+                    "Artículos relacionados", "Leia também", "Czytaj także", "Читайте также"):
+        text = extract(product(heading)).text
+        assert "pedal bites late" in text, heading
+        assert "$212.00" not in text, heading
+
+
+def test_a_heading_in_another_language_that_offers_nothing_keeps_its_cards():
+    assert "$212.00" in extract(product("Teile in diesem Satz")).text
