@@ -7,7 +7,10 @@ headings); the assertions say what a reader would call its main text.
 
 from __future__ import annotations
 
+import pytest
+
 from corpusbot import extract
+from corpusbot.compiled import compiled_modules
 from corpusbot.extraction.default import headings, lead
 from tests.extraction.test_default_mode import PARAGRAPH, article, page
 
@@ -48,6 +51,9 @@ def test_the_short_opening_lines_above_the_body_are_kept():
     assert "Jun 2" not in paragraphs
 
 
+@pytest.mark.skipif("corpusbot.extraction.default.lead" in compiled_modules(),
+                    reason="a compiled composition calls the compiled lead module directly: "
+                    "no patch reaches it (the pure passes run this test)")
 def test_the_opening_lines_are_what_the_rule_adds(monkeypatch):
     monkeypatch.setattr(lead, "with_opening_lines", lambda blocks, kept, *_: list(kept))
     assert "But guess what?" not in extract(blog_post()).paragraphs
