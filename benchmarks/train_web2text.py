@@ -113,7 +113,7 @@ def fit_network(
     )
     with warnings.catch_warnings():  # a fixed number of epochs is the point, not a failure
         warnings.simplefilter("ignore", ConvergenceWarning)
-        mlp.fit(x, y)
+        mlp.fit(x, y, sample_weight=sample_weight)
     return web2text.Network(tuple(mlp.coefs_), tuple(mlp.intercepts_))
 
 
@@ -133,7 +133,7 @@ def fit(
 ) -> web2text.Model:
     """Standardise the features, fit the unary and the pairwise network (anything with
     ``x`` and ``y`` trains: ``stacked_refiner.py`` passes its own pages, and a weight per
-    block of each page, a pair weighing the mean of its two blocks; logistic only)."""
+    block of each page, a pair weighing the mean of its two blocks)."""
     x = np.vstack([p.x for p in prepared]).astype(np.float64)
     y = np.concatenate([p.y for p in prepared])
     mean = x.mean(axis=0)
