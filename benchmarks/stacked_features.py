@@ -17,7 +17,11 @@ Groups (``GROUPS``), in the order of a block's row:
   density;
 - ``context``: the previous and next blocks kept, the distance in blocks to
   the nearest kept block (log), the kept share of the page's words, the
-  page's blocks (log).
+  page's blocks (log);
+- ``neighbours``: the kept share of the other blocks under the block's
+  parent element, the previous and next blocks' jusText and Boilerpipe
+  verdicts, and whether the block's text (three words or more) occurs again
+  on the page.
 
 Nothing is keyed on a URL, a site or a page.
 """
@@ -43,6 +47,8 @@ GROUPS = {
     "block": ("link_density", "log_words", "heading", "position", "depth", "li", "cell",
               "paragraph", "sentence_end", "stopwords"),
     "context": ("prev_kept", "next_kept", "log_distance", "kept_share", "log_blocks"),
+    "neighbours": ("parent_kept_share", "prev_good", "next_good", "prev_boilerpipe",
+                   "next_boilerpipe", "repeated"),
 }
 FEATURE_NAMES = tuple(name for names in GROUPS.values() for name in names)
 SENTENCE_ENDS = frozenset(".!?\u2026\u3002\uff01\uff1f:")
@@ -55,7 +61,8 @@ def features(page: PageBlocks, stages: Stages, kept: Sequence[Block]) -> np.ndar
     kept_ids = {id(b) for b in kept}
     is_kept = np.array([id(b) in kept_ids for b in blocks], dtype=np.float64)
     columns = [*_verdicts(blocks, stages, is_kept), *_steps(blocks, stages),
-               *_block(blocks, page.stoplist), *_context(blocks, is_kept)]
+               *_block(blocks, page.stoplist), *_context(blocks, is_kept),
+               *_neighbours(blocks, stages, is_kept)]
     return np.column_stack(columns) if blocks else np.zeros((0, len(FEATURE_NAMES)))
 
 
@@ -122,6 +129,32 @@ def _context(blocks: Sequence[Block], is_kept: np.ndarray) -> list:
         np.log1p(_distance(is_kept)), np.full(len(blocks), share),
         np.full(len(blocks), math.log1p(len(blocks))),
     ]
+
+
+def _neighbours(blocks: Sequence[Block], stages: Stages, is_kept: np.ndarray) -> list:
+    parents = [b.element.getparent() for b in blocks]
+    count: dict[object, int] = {}
+    kept: dict[object, float] = {}
+    for parent, k in zip(parents, is_kept, strict=True):
+        count[parent] = count.get(parent, 0) + 1
+        kept[parent] = kept.get(parent, 0.0) + k
+    share = np.array([(kept[p] - k) / (count[p] - 1) if count[p] > 1 else 0.0
+                      for p, k in zip(parents, is_kept, strict=True)])
+    good = _flags(c is justext.Class.GOOD for c in stages.classes)
+    chosen = _flags(id(b) in stages.by_boilerpipe for b in blocks)
+    texts: dict[str, int] = {}
+    for b in blocks:
+        texts[b.text] = texts.get(b.text, 0) + 1
+    return [share, _shifted(good, 1), _shifted(good, -1), _shifted(chosen, 1),
+            _shifted(chosen, -1),
+            _flags(b.words >= 3 and texts[b.text] > 1 for b in blocks)]
+
+
+def _shifted(values: np.ndarray, by: int) -> np.ndarray:
+    """The previous (``by`` 1) or next (-1) block's value, 0 past the ends."""
+    if by > 0:
+        return np.concatenate([np.zeros(by), values[:-by]])[: len(values)]
+    return np.concatenate([values[-by:], np.zeros(-by)])[: len(values)]
 
 
 def _distance(is_kept: np.ndarray) -> np.ndarray:
