@@ -98,51 +98,61 @@ def prepare(pages: list[WcxbPage]) -> list[Prepared]:
 
 
 def fit_network(
-    x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...] = HIDDEN_UNITS
+    x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...] = HIDDEN_UNITS, l2: float = L2,
+    sample_weight: np.ndarray | None = None,
 ) -> web2text.Network:
     """A seeded MLP (or logistic regression with no hidden units) as runtime arrays."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
 
     if not hidden:
-        return _fit_logistic(x, y)
+        return _fit_logistic(x, y, l2, sample_weight)
     mlp = MLPClassifier(
-        hidden_layer_sizes=hidden, alpha=L2, batch_size=BATCH_SIZE, max_iter=MAX_EPOCHS,
+        hidden_layer_sizes=hidden, alpha=l2, batch_size=BATCH_SIZE, max_iter=MAX_EPOCHS,
         random_state=SEED, early_stopping=False, n_iter_no_change=MAX_EPOCHS, tol=0.0,
     )
     with warnings.catch_warnings():  # a fixed number of epochs is the point, not a failure
         warnings.simplefilter("ignore", ConvergenceWarning)
-        mlp.fit(x, y)
+        mlp.fit(x, y, sample_weight=sample_weight)
     return web2text.Network(tuple(mlp.coefs_), tuple(mlp.intercepts_))
 
 
-def _fit_logistic(x: np.ndarray, y: np.ndarray) -> web2text.Network:
+def _fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float = L2, sample_weight: np.ndarray | None = None
+) -> web2text.Network:
     from sklearn.linear_model import LogisticRegression
 
-    model = LogisticRegression(C=1.0 / (L2 * len(x)), max_iter=500, random_state=SEED)
-    model.fit(x, y)
+    model = LogisticRegression(C=1.0 / (l2 * len(x)), max_iter=500, random_state=SEED)
+    model.fit(x, y, sample_weight=sample_weight)
     return web2text.Network((model.coef_.T.copy(),), (model.intercept_.copy(),))
 
 
 def fit(
-    prepared: list[Prepared], pairwise_weight: float, hidden: tuple[int, ...] = HIDDEN_UNITS
+    prepared: list[Prepared], pairwise_weight: float, hidden: tuple[int, ...] = HIDDEN_UNITS,
+    l2: float = L2, sample_weights: list[np.ndarray] | None = None,
 ) -> web2text.Model:
-    """Standardise the features, fit the unary and the pairwise network."""
+    """Standardise the features, fit the unary and the pairwise network (anything with
+    ``x`` and ``y`` trains: ``stacked_refiner.py`` passes its own pages, and a weight per
+    block of each page, a pair weighing the mean of its two blocks)."""
     x = np.vstack([p.x for p in prepared]).astype(np.float64)
     y = np.concatenate([p.y for p in prepared])
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
     z = (x - mean) / scale
-    pairs, pair_labels, start = [], [], 0
-    for p in prepared:
+    pairs, pair_labels, pair_weights, start = [], [], [], 0
+    for i, p in enumerate(prepared):
         n = len(p.y)
         if n > 1:
             pairs.append(np.hstack([z[start : start + n - 1], z[start + 1 : start + n]]))
             pair_labels.append(2 * p.y[:-1] + p.y[1:])
+            if sample_weights is not None:
+                pair_weights.append((sample_weights[i][:-1] + sample_weights[i][1:]) / 2)
         start += n
-    unary = fit_network(z, y, hidden)
-    pairwise = fit_network(np.vstack(pairs), np.concatenate(pair_labels), hidden)
+    unary = fit_network(z, y, hidden, l2, None if sample_weights is None
+                        else np.concatenate(sample_weights))
+    pairwise = fit_network(np.vstack(pairs), np.concatenate(pair_labels), hidden, l2,
+                           np.concatenate(pair_weights) if pair_weights else None)
     return web2text.Model(mean, scale, unary, pairwise, pairwise_weight)
 
 

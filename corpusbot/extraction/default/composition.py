@@ -133,6 +133,7 @@ from corpusbot.extraction.default.containers import (
     largest_holder,
     names_exempting_holders,
 )
+from corpusbot.extraction.default.stages import Stages
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.html.blocks import Block, segment
 
@@ -244,7 +245,14 @@ def compose(page: PageBlocks, *, by_largest_holder: bool = False) -> list[Block]
     """The composition of the algorithms over the page's blocks (steps 1-6 above); with
     ``by_largest_holder``, the named containers holding the most prose are text too
     (``containers.largest_holder``: the fallback of a page that kept nothing)."""
-    chosen, agreed = candidates_of(page)
+    return compose_stages(page, by_largest_holder=by_largest_holder).kept
+
+
+def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stages:
+    """``compose``, with what each step decided on the way (``Stages``): the signals a
+    learned step over the composition reads."""
+    classes, by_boilerpipe = verdicts(page)
+    chosen, agreed = _combined(page, classes, by_boilerpipe)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
                                     page.stoplist)
     names = threads.with_replies(chosen, names)
@@ -257,15 +265,24 @@ def compose(page: PageBlocks, *, by_largest_holder: bool = False) -> list[Block]
     kept = lead.with_opening_lines(page.blocks, kept, candidates, agreed)
     region = {id(b) for b in kept}
     kept = recover_inside(page.blocks, kept, names)
+    inside = {id(b) for b in kept}
     kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
+    in_landmark = {id(b) for b in kept}
     kept = headings.with_linked_headings(page.blocks, kept, region, names)
     kept = continuation.with_questions(page.blocks, kept, candidates, agreed)
+    before_listing = {id(b) for b in kept}
     kept = regions.with_listing(page.blocks, kept, names)
+    listed = {id(b) for b in kept} - before_listing
     kept = lists.completed(page.blocks, kept, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
     kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
-    return drop_headline(datelines.without_date_lines(kept), page.title)
+    return Stages(
+        classes=classes, by_boilerpipe=by_boilerpipe, agreed=agreed, names=names,
+        candidates={id(b) for b in candidates}, found=found, region=region,
+        inside=inside - region, in_landmark=in_landmark - inside, listed=listed,
+        kept=drop_headline(datelines.without_date_lines(kept), page.title),
+    )
 
 
 def short_page(blocks: Sequence[Block]) -> list[Block]:
@@ -290,8 +307,20 @@ def candidates_of(page: PageBlocks) -> tuple[list[Block], set[int]]:
     0.9187: it votes for bylines, captions and teasers) and costs half as
     much time again; it is the fallback of ``select`` instead.
     """
-    by_justext = {id(b) for b in justext.select(page.blocks, page.stoplist)}
-    by_boilerpipe = {id(b) for b in boilerpipe.select(page.blocks, page.title)}
+    return _combined(page, *verdicts(page))
+
+
+def verdicts(page: PageBlocks) -> tuple[list[justext.Class], set[int]]:
+    """jusText's class of every block, and the ids of the blocks Boilerpipe selects."""
+    classes = justext.justext(page.blocks, page.stoplist)
+    return classes, {id(b) for b in boilerpipe.select(page.blocks, page.title)}
+
+
+def _combined(
+    page: PageBlocks, classes: Sequence[justext.Class], by_boilerpipe: set[int]
+) -> tuple[list[Block], set[int]]:
+    by_justext = {id(b) for b, c in zip(page.blocks, classes, strict=True)
+                  if c is justext.Class.GOOD}
     chosen = by_justext | by_boilerpipe
     return [b for b in page.blocks if id(b) in chosen], by_justext & by_boilerpipe
 
