@@ -158,3 +158,12 @@ def test_density_rule_after_link_list_needs_dense_next_block():
     links = block(10, links=6)
     assert middle(links, block(5), dense(2), "density")
     assert not middle(links, block(5), block(11), "density")
+
+
+def test_a_token_is_a_word_when_it_holds_a_letter_or_digit_anywhere():
+    from corpusbot.extraction.boilerpipe.shallowtext import all_words
+
+    assert all_words("a (b) «c» -1- ½ ٣ _x_".split())
+    for symbol in ("-", "|", "...", "_", "«»", "—", "•"):
+        assert not all_words(["word", symbol, "word"]), symbol
+    assert all_words([])
