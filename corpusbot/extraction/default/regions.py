@@ -44,6 +44,16 @@ from corpusbot.html.blocks import Block
 # / 0.9373, 0.55 0.8666 / 0.8690 / 0.9697 / 0.9383, 0.65 0.8661 / 0.8682 / 0.9697 / 0.9394;
 # dominance 3 0.8672 / 0.8702 / 0.9646 / 0.9378, 5 as 0.55, 7 0.8665 / 0.8673. The folds
 # alone would loosen both; news articles veto it, so both stay.
+# Re-checked after the token signature (issue 19, ``listing.token_signatures``; same
+# columns): ratio 1.25 0.8715 / 0.8730 / 0.9682 / 0.9388, 1.5 0.8720 / 0.8731 / 0.9703 /
+# 0.9394 (vetoed), 1.75 0.8718 / 0.8729 / 0.9703 / 0.9399, 2 0.8712 / 0.8726; share 0.45
+# 0.8724 / 0.8736 / 0.9634, 0.5 0.8719 / 0.8729 / 0.9634, 0.65 0.8710 / 0.8721: all stay.
+# The section fronts still cut short (their few kept headings and teasers outweighed, or
+# their grid under the share) were measured too, as pages of F1 gained on the tuned-on /
+# held-out folds: the share and dominance bounds waived when half the kept text lies in
+# the regions (the kept fragment is the grid's) +0.20 / +0.70, scrapinghub 0.9653; the
+# share taken of the text outside the page's frame (nav, header, footer, aside) +0.54 /
+# +0.48, scrapinghub 0.9656. Both take the teaser rails of short news articles.
 LISTING_RATIO = 1.75
 LISTING_PAGE_SHARE = 0.55
 LISTING_DOMINANT_RATIO = 5.0
