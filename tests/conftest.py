@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,6 +26,15 @@ needs_bench = pytest.mark.skipif(
 )
 
 
+def benchmark_modules(*names: str) -> list[ModuleType]:
+    """The scripts of ``benchmarks/`` named, imported for a test (a folder, not a package)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        return [importlib.import_module(name) for name in names]
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+
+
 from tests.redis_support import redis_port, redis_url  # noqa: E402  (fixtures for every folder)
 
-__all__ = ["bench_dir", "needs_bench", "redis_port", "redis_url"]
+__all__ = ["bench_dir", "benchmark_modules", "needs_bench", "redis_port", "redis_url"]

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 import numpy as np
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import benchmark_modules
 
 ARTICLE = ("The council met on Tuesday to discuss the budget for the coming year, and "
            "the members agreed that the library would stay open on Sundays. ") * 3
@@ -17,11 +14,7 @@ LISTING = "".join(f'<li><a href="/p{i}">Item number {i} in the catalogue</a></li
 
 
 def _choice():
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        return importlib.import_module("learned_choice")
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return benchmark_modules("learned_choice")[0]
 
 
 def _page(og_type: str) -> bytes:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 import numpy as np
 
 from corpusbot.extraction import justext
 from corpusbot.extraction.core import read_page
 from corpusbot.extraction.default import composition
-from tests.conftest import REPO
+from tests.conftest import benchmark_modules
 from tests.extraction.test_default_mode import article, page
 from tests.extraction.test_listing_weight import INTRO, changes
 
@@ -22,11 +19,7 @@ def _read(body: str):
 
 
 def _features():
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        return importlib.import_module("stacked_features")
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return benchmark_modules("stacked_features")[0]
 
 
 def test_the_stages_end_in_what_compose_keeps():

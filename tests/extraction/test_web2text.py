@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import os
 import sys
@@ -19,7 +18,7 @@ from corpusbot.extraction.modes import MODES
 from corpusbot.extraction.web2text import model as web2text
 from corpusbot.extraction.web2text.features import FEATURE_NAMES, features
 from corpusbot.html.blocks import Block
-from tests.conftest import REPO, bench_dir, needs_bench
+from tests.conftest import bench_dir, benchmark_modules, needs_bench
 
 ARTICLE = (
     "The council met on Tuesday evening to discuss the new budget for the schools, and "
@@ -176,11 +175,7 @@ def test_mode_never_raises_on_odd_input(html):
 
 def _trainer():
     pytest.importorskip("sklearn")
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        return importlib.import_module("train_web2text"), importlib.import_module("web2text_data")
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return benchmark_modules("train_web2text", "web2text_data")
 
 
 def test_alignment_labels_the_gold_blocks():
