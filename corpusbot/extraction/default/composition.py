@@ -264,23 +264,20 @@ def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stag
     kept = article_region(candidates, agreed, found)
     kept = lead.with_opening_lines(page.blocks, kept, candidates, agreed)
     region = {id(b) for b in kept}
-    kept = recover_inside(page.blocks, kept, names)
-    inside = {id(b) for b in kept}
-    kept = landmarks.recover_in_landmark(page.blocks, kept, names, landmarks.MAX_LINK_DENSITY)
-    in_landmark = {id(b) for b in kept}
-    kept = headings.with_linked_headings(page.blocks, kept, region, names)
-    kept = continuation.with_questions(page.blocks, kept, candidates, agreed)
-    before_listing = {id(b) for b in kept}
-    kept = regions.with_listing(page.blocks, kept, names)
-    listed = {id(b) for b in kept} - before_listing
-    kept = lists.completed(page.blocks, kept, names)
+    recovered = recover_inside(page.blocks, kept, names)
+    with_landmark = landmarks.recover_in_landmark(page.blocks, recovered, names,
+                                                  landmarks.MAX_LINK_DENSITY)
+    kept = headings.with_linked_headings(page.blocks, with_landmark, region, names)
+    before_listing = continuation.with_questions(page.blocks, kept, candidates, agreed)
+    with_listing = regions.with_listing(page.blocks, before_listing, names)
+    kept = lists.completed(page.blocks, with_listing, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
     kept = repeats.without_copies(kept)
     kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
     return Stages(
         classes=classes, by_boilerpipe=by_boilerpipe, agreed=agreed, names=names,
-        candidates={id(b) for b in candidates}, found=found, region=region,
-        inside=inside - region, in_landmark=in_landmark - inside, listed=listed,
+        candidate_blocks=candidates, found=found, region=region, recovered=recovered,
+        with_landmark=with_landmark, before_listing=before_listing, with_listing=with_listing,
         kept=drop_headline(datelines.without_date_lines(kept), page.title),
     )
 

@@ -98,9 +98,9 @@ def with_listing(
     # items are alike by one class token only (``listing.token_signatures``): an article's
     # paragraph components and layout columns are alike so, around the text kept.
     first = found[0]
-    added = sum(b.chars for inside in joining[1:] for b in inside if id(b) not in chosen)
-    held = first.chars + added
-    added += first.chars
+    held = first.chars + sum(b.chars for inside in joining[1:] for b in inside
+                             if id(b) not in chosen)
+    added = held
     if first.by_token:
         added -= sum(b.chars for b in joining[0] if id(b) in chosen)
     if added < LISTING_RATIO * kept_chars:

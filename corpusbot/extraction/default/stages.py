@@ -29,17 +29,45 @@ class Stages:
     """The blocks both algorithms select."""
     names: ContainerNames
     """The container names as the composition read them (its holders exempt)."""
-    candidates: set[int]
+    candidate_blocks: list[Block]
     """The selected blocks left after the container names and the side column."""
     found: dict[etree._Element, list[Block]]
     """The candidates' grandparent groups."""
     region: set[int]
     """The article region with its lead (step 3)."""
-    inside: set[int]
-    """The blocks recovered inside the region's span (step 4), beyond the region."""
-    in_landmark: set[int]
-    """The blocks the landmark gave (step 4), beyond those."""
-    listed: set[int]
-    """The blocks the listing regions added (step 5)."""
+    recovered: list[Block]
+    """The kept blocks after the recovery inside the region's span (step 4)."""
+    with_landmark: list[Block]
+    """The kept blocks after the landmark's (step 4)."""
+    before_listing: list[Block]
+    """The kept blocks before the listing regions (step 5)."""
+    with_listing: list[Block]
+    """The kept blocks after them."""
     kept: list[Block]
     """What ``compose`` returns."""
+
+    # The steps' lists are kept as they are and read as id sets only here: ``compose``
+    # builds no set for these readings on every page.
+
+    @property
+    def candidates(self) -> set[int]:
+        return _ids(self.candidate_blocks)
+
+    @property
+    def inside(self) -> set[int]:
+        """The blocks recovered inside the region's span, beyond the region."""
+        return _ids(self.recovered) - self.region
+
+    @property
+    def in_landmark(self) -> set[int]:
+        """The blocks the landmark gave, beyond those."""
+        return _ids(self.with_landmark) - _ids(self.recovered)
+
+    @property
+    def listed(self) -> set[int]:
+        """The blocks the listing regions added."""
+        return _ids(self.with_listing) - _ids(self.before_listing)
+
+
+def _ids(blocks: list[Block]) -> set[int]:
+    return {id(b) for b in blocks}
