@@ -148,6 +148,30 @@ def test_block_scores_are_probabilities_per_block():
     assert scores[texts.index(ARTICLE)] > scores[texts.index("Home")]
 
 
+def test_the_linear_form_scores_as_the_model_does():
+    # the scaling and both networks folded into one matrix: the same probabilities
+    # as standardising and running each network, to rounding
+    x = features(_page().page.blocks, frozenset({"the", "and", "of", "to"}))
+    model = web2text.shipped_model()
+    z = model.standardise(x.astype(np.float64))
+    linear = web2text.linear_form(model)
+    assert linear is not None
+    unary, pairs = linear.probabilities(x)
+    assert np.allclose(unary, model.content_probability(z), rtol=0, atol=1e-9)
+    assert np.allclose(pairs, model.pair_probabilities(z), rtol=0, atol=1e-9)
+    single_unary, single_pairs = linear.probabilities(x[:1])
+    assert single_unary.shape == (1,) and single_pairs.shape == (0, 4)
+
+
+def test_a_model_with_a_hidden_layer_has_no_linear_form():
+    model = web2text.shipped_model()
+    hidden = web2text.Network((np.ones((len(FEATURE_NAMES), 2)), np.ones((2, 1))),
+                              (np.zeros(2), np.zeros(1)))
+    mlp = web2text.Model(model.mean, model.scale, hidden, model.pairwise, 0.25)
+    assert web2text.linear_form(mlp) is None
+    assert web2text.labels(_page().page, mlp).shape == (len(_page().page.blocks),)
+
+
 def test_mode_is_registered_and_keeps_the_article():
     assert "web2text" in MODES
     result = extract(PAGE, mode="web2text")
