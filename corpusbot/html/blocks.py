@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from lxml import etree
 
@@ -40,7 +39,6 @@ INLINE_TAGS = frozenset({
 })
 
 
-@dataclass(slots=True, eq=False)
 class Block:
     """One run of text between block boundaries, and its shared features.
 
@@ -49,15 +47,25 @@ class Block:
     ``dom_path``); ``link_chars`` the characters inside ``<a>``; ``depth``
     the element's count of ancestors-or-self that are not ``INLINE_TAGS``
     (Boilerpipe's tag level).
+
+    A plain class, not a dataclass: a compiled build runs a dataclass's
+    ``__init__`` as the Python function ``dataclasses`` writes, once per block.
     """
 
-    element: etree._Element
-    dom_path: str
-    position: int
-    text: str = ""
-    link_chars: int = 0
-    link_words: int = 0
-    depth: int = 0
+    __slots__ = ("depth", "dom_path", "element", "link_chars", "link_words", "position", "text")
+
+    def __init__(self, *, element: etree._Element, dom_path: str, position: int, text: str = "",
+                 link_chars: int = 0, link_words: int = 0, depth: int = 0) -> None:
+        self.element = element
+        self.dom_path = dom_path
+        self.position = position
+        self.text = text
+        self.link_chars = link_chars
+        self.link_words = link_words
+        self.depth = depth
+
+    def __repr__(self) -> str:
+        return f"Block(position={self.position}, dom_path={self.dom_path!r}, text={self.text!r})"
 
     @property
     def chars(self) -> int:
