@@ -149,7 +149,6 @@ def _unit(block: Block, offset: int, path_labels: dict[str, frozenset[Label]]) -
     labels = path_labels.get(block.dom_path)
     if labels is None:
         labels = path_labels[block.dom_path] = path_labels_of(block)
-    # positional: the hot path builds one unit per block
     return Unit([block], words=words, anchor_words=anchors, wrapped_words=wrapped_words,
                 wrapped_lines=wrapped_lines, tag_level=block.depth, start=offset, end=offset,
                 labels=set(labels))

@@ -101,9 +101,6 @@ class ContainerNames:
         self._exempt = exempt
         # each element's outermost named container (None: none), found once per element
         self._outermost: dict[etree._Element, etree._Element | None] = {}
-        # pages repeat a few class/id strings on many elements; the name
-        # patterns are costly, so each string is read once
-        self._names: dict[str, bool] = {}
 
     @property
     def exempt(self) -> frozenset[etree._Element]:
@@ -138,9 +135,7 @@ class ContainerNames:
         if boilerplate_by_kind(element):
             return True
         names = element_names(element)
-        verdict = self._names.get(names)
-        if verdict is None:
-            verdict = self._names[names] = names_boilerplate(names)
+        verdict = names_boilerplate(names)  # cached: each class/id string is read once
         if verdict and id_is_own_text(element):
             return names_boilerplate(element.get("class") or "")
         if verdict and captions_a_section(element, names):
@@ -208,8 +203,8 @@ def element_names(element: etree._Element) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
 
 
-# A pure function of the string, so caching it cannot change a verdict; a site's pages
-# and a page's elements repeat their names, and the four searches were 1.5 % of default.
+# A pure function of the string, so caching it cannot change a verdict; a page's elements
+# and a site's pages repeat their names, and the four searches were 1.5 % of default.
 @functools.lru_cache(maxsize=1 << 14)
 def names_boilerplate(names: str) -> bool:
     """Whether an element's ``class`` and ``id`` (joined by a space) name boilerplate."""

@@ -85,10 +85,14 @@ class Model:
         """For each pair of neighbours, the probabilities of ``LABEL_PAIRS`` (rows sum to 1)."""
         if len(z) < 2:
             return np.zeros((0, 4))
-        scores = self.pairwise.scores(np.hstack([z[:-1], z[1:]]))
-        scores -= scores.max(axis=1, keepdims=True)
-        exp = np.exp(scores)
-        return exp / exp.sum(axis=1, keepdims=True)
+        return _row_softmax(self.pairwise.scores(np.hstack([z[:-1], z[1:]])))
+
+
+def _row_softmax(scores: np.ndarray) -> np.ndarray:
+    """Each row of scores as probabilities (the row's maximum taken off first: no overflow)."""
+    scores -= scores.max(axis=1, keepdims=True)
+    exp = np.exp(scores)
+    return exp / exp.sum(axis=1, keepdims=True)
 
 
 def model_from_arrays(arrays: dict[str, np.ndarray]) -> Model:
@@ -163,7 +167,7 @@ def labels(page: PageBlocks, model: Model | None = None) -> np.ndarray:
     linear = shipped_linear_form() if model is None else linear_form(model)
     if linear is not None:
         return decode(*linear.probabilities(x), linear.pairwise_weight)
-    assert model is not None  # the shipped model is linear
+    model = model or shipped_model()  # a model with a hidden layer, shipped or given
     z = model.standardise(x)
     return decode(model.content_probability(z), model.pair_probabilities(z),
                   model.pairwise_weight)
@@ -193,10 +197,7 @@ class LinearForm:
         unary = 1.0 / (1.0 + np.exp(-scores[:, 0]))
         if len(x) < 2:
             return unary, np.zeros((0, 4))
-        pairs = scores[:-1, 1:5] + scores[1:, 5:9]
-        pairs -= pairs.max(axis=1, keepdims=True)
-        exp = np.exp(pairs)
-        return unary, exp / exp.sum(axis=1, keepdims=True)
+        return unary, _row_softmax(scores[:-1, 1:5] + scores[1:, 5:9])
 
 
 def linear_form(model: Model) -> LinearForm | None:
