@@ -162,7 +162,7 @@ def read_page(
     elements = dom.head_elements(root)
     head = dom.read_head(root, elements)
     headline = titles.headline(root, head.title, head.og_title, elements)
-    dom.strip_invisible(root, elements.buttons)
+    dom.strip_invisible(root, elements.buttons, elements.forms)
     blocks = segment(root)
     hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
     guess = _identify(blocks, lang, hints)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
-from corpusbot.html import bounds, document_end
+from corpusbot.html import bounds, document_end, forms
 
 # Subtrees whose text no reader sees, dropped with their content; their tails
 # (the text after them) stay. The list follows jusText's preprocessor (head,
@@ -33,6 +33,8 @@ INVISIBLE_TAGS = (
 UNWRAPPED_TAGS = ("form", "layer", "param")
 SWALLOWED_LANDMARKS = ("main", "article")
 """A button holding one of these is a parser's unclosed button, not a control."""
+SWALLOWED_PAGE = ("h1", *SWALLOWED_LANDMARKS)
+"""An element holding one of these holds the page (an unclosed wrapper, a page-wide form)."""
 
 # libxml2 stops nesting at 256 levels without XML_PARSE_HUGE, which is what
 # keeps 10^5-deep documents from exhausting the stack; huge_tree stays off
@@ -83,22 +85,25 @@ class Head:
 
 @dataclass(slots=True, frozen=True)
 class HeadElements:
-    """The page's ``<meta>``, ``<title>``, ``<h1>`` and ``<button>`` elements, in document
-    order (the buttons for ``strip_invisible``)."""
+    """The page's ``<meta>``, ``<title>``, ``<h1>``, ``<button>`` and ``<form>`` elements,
+    in document order (the buttons and forms for ``strip_invisible``)."""
 
     metas: list[etree._Element]
     titles: list[etree._Element]
     h1s: list[etree._Element]
     buttons: list[etree._Element] = field(default_factory=list)
+    forms: list[etree._Element] = field(default_factory=list)
 
 
 def head_elements(root: etree._Element) -> HeadElements:
     """One walk of the tree for what the head, the headline and the cut read (each a walk
     before: on a large page the walk, in C, costs more than the reading)."""
-    found: dict[str, list[etree._Element]] = {"meta": [], "title": [], "h1": [], "button": []}
-    for element in root.iter("meta", "title", "h1", "button"):
+    found: dict[str, list[etree._Element]] = {
+        "meta": [], "title": [], "h1": [], "button": [], "form": []}
+    for element in root.iter("meta", "title", "h1", "button", "form"):
         found[element.tag].append(element)
-    return HeadElements(found["meta"], found["title"], found["h1"], found["button"])
+    return HeadElements(found["meta"], found["title"], found["h1"], found["button"],
+                        found["form"])
 
 
 class ParseError(ValueError):
@@ -275,8 +280,12 @@ def read_head(root: etree._Element, elements: HeadElements | None = None) -> Hea
                 lang=_clean(lang), meta_lang=_clean(meta_lang))
 
 
-def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = ()) -> None:
+def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = (),
+                    page_forms: Iterable[etree._Element] = ()) -> None:
     """Cut what no reader sees, keeping each cut element's tail text.
+
+    ``page_forms`` (``head_elements``) that a reader types into have their
+    children marked before the form is unwrapped (``corpusbot.html.forms``).
 
     ``buttons`` (``head_elements``) holding a page landmark are kept as
     plain containers: when a menu button's inner ``<div>`` is left open,
@@ -288,7 +297,9 @@ def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = ()
     for button in buttons:
         if next(button.iter(*SWALLOWED_LANDMARKS), None) is not None:
             button.tag = "div"
+    entry = forms.entry_forms(page_forms, SWALLOWED_PAGE)
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
+    forms.mark(root, entry)
     etree.strip_tags(root, *UNWRAPPED_TAGS)
 
 

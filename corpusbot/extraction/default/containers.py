@@ -28,7 +28,8 @@ from lxml import etree
 
 from corpusbot.extraction.justext import stopword_density
 from corpusbot.html.blocks import Block
-from corpusbot.html.dom import SWALLOWED_LANDMARKS
+from corpusbot.html.dom import SWALLOWED_PAGE
+from corpusbot.html.forms import ENTRY_FORM
 
 # The patterns read lower-cased names: a case-sensitive search of one
 # lower-cased string is a third of the cost of IGNORECASE.
@@ -79,8 +80,8 @@ BOILERPLATE_TAGS = frozenset({"aside", "footer", "figure", "figcaption", "time",
 # gain), scrapinghub 0.9699 and multilingual-dev 0.9383 unchanged.
 FIGURE_CONTENT_TAGS = ("table", "pre", "blockquote")
 # A <nav> or an overlay holding the page's headline or a content landmark is one a missing
-# end tag left open, which swallowed the page (as an open <button> does: dom.strip_invisible).
-SWALLOWED_PAGE = ("h1", *SWALLOWED_LANDMARKS)
+# end tag left open, which swallowed the page (as an open <button> does: dom.strip_invisible):
+# dom.SWALLOWED_PAGE.
 # ARIA's roles of an overlay (a cookie or newsletter modal, a cart drawer, a size chart):
 # wcxb-dev 0.8510 -> 0.8530 (tuned-on +3.2 pages, held out +1.5; listings, products and
 # forum threads whose chosen region was a modal), scrapinghub and multilingual-dev
@@ -190,7 +191,10 @@ def captions_a_section(element: etree._Element, names: str) -> bool:
 
 
 def boilerplate_by_kind(element: etree._Element) -> bool:
-    """Whether the element's tag or ARIA role makes it boilerplate (its names aside)."""
+    """Whether the element's tag or ARIA role makes it boilerplate (its names aside), or
+    it sits in a form a reader types into (``corpusbot.html.forms``)."""
+    if element.get(ENTRY_FORM) is not None:
+        return True
     if element.tag == "nav" or element.get("role") in BOILERPLATE_ROLES:
         return next(element.iter(*SWALLOWED_PAGE), None) is None
     if element.tag == "figure":
