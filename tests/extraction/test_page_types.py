@@ -233,6 +233,14 @@ def test_soft_hyphens_leave_the_text_of_default_only():
     assert "\u00ad" in extract(html, mode="boilerpipe").text
 
 
+def test_a_spacer_paragraph_of_joiners_alone_is_no_paragraph():
+    # site builders write <p>&zwj;</p> between sections; the joiners inside a word stay
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    body = article(2) + "<p>&zwj;</p><p> &zwnj; &zwj; </p>" + article(2, start=2)
+    paragraphs = extract(page(f"<article>{body}<p>{persian}</p></article>")).paragraphs
+    assert len(paragraphs) == 5 and paragraphs[-1] == persian
+
+
 DESCRIPTION = (
     "Made from long-staple cotton with a sateen weave, this sheet set keeps a cool, "
     "smooth feel through the night and softens a little more with every wash."
