@@ -241,6 +241,15 @@ def test_a_spacer_paragraph_of_joiners_alone_is_no_paragraph():
     assert len(paragraphs) == 5 and paragraphs[-1] == persian
 
 
+def test_lines_of_symbols_leave_but_code_keeps_its_own():
+    body = (article(2) + "<p>\u2014</p><p>* * *</p><p>\u2606 \u2605 \u2606</p>"
+            + article(1, start=2) + "<pre>if ready:\n    go()\n}</pre><pre>}</pre>"
+            + "<p>___</p>" + article(1, start=3))
+    paragraphs = extract(page(f"<article>{body}</article>")).paragraphs
+    assert [p[:2] for p in paragraphs] == ["0.", "1.", "2.", "if", "}", "__", "3."]
+    assert "* * *" in extract(page(f"<article>{body}</article>"), mode="justext").text
+
+
 DESCRIPTION = (
     "Made from long-staple cotton with a sateen weave, this sheet set keeps a cool, "
     "smooth feel through the night and softens a little more with every wash."
