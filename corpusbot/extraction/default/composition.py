@@ -112,12 +112,12 @@ from corpusbot.extraction import grandparent, justext
 from corpusbot.extraction.boilerpipe import article as boilerpipe
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.extraction.default import (
-    adlabels,
     anchor,
     continuation,
     datelines,
     edges,
     headings,
+    labels,
     landmarks,
     lead,
     lists,
@@ -279,7 +279,7 @@ def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stag
         classes=classes, by_boilerpipe=by_boilerpipe, agreed=agreed, names=names,
         candidate_blocks=candidates, found=found, region=region, recovered=recovered,
         with_landmark=with_landmark, before_listing=before_listing, with_listing=with_listing,
-        kept=drop_headline(adlabels.without_ad_labels(datelines.without_date_lines(kept)),
+        kept=drop_headline(labels.without_labels(datelines.without_date_lines(kept)),
                            page.title),
     )
 
