@@ -297,9 +297,9 @@ def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = ()
     for button in buttons:
         if next(button.iter(*SWALLOWED_LANDMARKS), None) is not None:
             button.tag = "div"
-    entry = forms.entry_forms(page_forms, SWALLOWED_PAGE)
+    entry = forms.entry_forms(page_forms)
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
-    forms.mark(root, entry)
+    forms.mark(root, entry, SWALLOWED_PAGE)
     etree.strip_tags(root, *UNWRAPPED_TAGS)
 
 

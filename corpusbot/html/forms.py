@@ -42,13 +42,9 @@ WRAPPER_SHARE = 0.5
 """A form holding this share of the page's text is the page's wrapper, not a form in it."""
 
 
-def entry_forms(
-    forms: Iterable[etree._Element], swallowed: tuple[str, ...]
-) -> list[etree._Element]:
-    """The ``forms`` a reader types into that hold none of the ``swallowed`` elements
-    (the headline, a content landmark); read before the controls are cut."""
-    return [form for form in forms
-            if _takes_entry(form) and next(form.iter(*swallowed), None) is None]
+def entry_forms(forms: Iterable[etree._Element]) -> list[etree._Element]:
+    """The ``forms`` a reader types into; read before the controls are cut."""
+    return [form for form in forms if _takes_entry(form)]
 
 
 def _takes_entry(form: etree._Element) -> bool:
@@ -58,20 +54,30 @@ def _takes_entry(form: etree._Element) -> bool:
     return False
 
 
-def mark(root: etree._Element, forms: list[etree._Element]) -> None:
-    """Mark the children of ``forms`` (``ENTRY_FORM``), except a form holding
-    ``WRAPPER_SHARE`` of the text under ``<body>``; read after the controls are cut."""
-    if not forms:
-        return
-    body = root.find("body")
-    total = _chars(root if body is None else body)
+def mark(root: etree._Element, forms: list[etree._Element], swallowed: tuple[str, ...]) -> None:
+    """Mark the children of ``forms`` (``ENTRY_FORM``), except a form holding one of the
+    ``swallowed`` elements (the headline, a content landmark) or ``WRAPPER_SHARE`` of the
+    text under ``<body>``; read after the controls are cut."""
+    total = None
     for form in forms:
-        if _chars(form) >= WRAPPER_SHARE * total:
+        chars = _chars(form)
+        if not chars:
+            continue  # a search box: nothing left to mark once its controls are cut
+        if next(form.iter(*swallowed), None) is not None:
+            continue
+        if total is None:
+            body = root.find("body")
+            total = _chars(root if body is None else body)
+        if chars >= WRAPPER_SHARE * total:
             continue
         for child in form:
             if isinstance(child.tag, str):
                 child.set(ENTRY_FORM, "")
 
 
-def _chars(element: etree._Element) -> int:
-    return sum(len(text) for text in element.itertext())
+# XPath's string() joins an element's text in C; itertext() in Python took 0.26 ms a page.
+_STRING_LENGTH = etree.XPath("string-length(.)")
+
+
+def _chars(element: etree._Element) -> float:
+    return _STRING_LENGTH(element)  # type: ignore[return-value]
