@@ -39,8 +39,10 @@ def test_control_names_beside_product_cards_leave_the_listing():
     assert "Wishlist" not in text and "Quick view" not in text
 
 
-@pytest.mark.parametrize("label", ["Loading content", "Loading...", "Wird geladen \u2026",
-                                   "Read more", "In den Warenkorb", "Lire la suite",
+@pytest.mark.parametrize("label", ["Share", "Sort by:", "Table of contents", "Teilen",
+                                   "Sommaire", "Loading content", "Loading...",
+                                   "Wird geladen \u2026", "Read more", "In den Warenkorb",
+                                   "Lire la suite",
                                    "Añadir al carrito", "Подробнее", "Load more"])
 def test_control_names_in_the_listed_languages_are_labels(label: str):
     assert is_label(label) and is_label(f"  {label.upper()} ")
