@@ -106,9 +106,10 @@ def _extract(
         return _empty(mode, read.reason, read.encoding)
     page, guess, encoding = read.page, read.language, read.encoding
     blocks = [b for b in MODES[mode](page) if b.text]
-    paragraphs = tuple(map(paragraph_text, blocks))
     if mode in CLEANED_MODES:
-        paragraphs = cleaned_paragraphs(paragraphs, blocks)
+        paragraphs = cleaned_paragraphs(blocks)
+    else:
+        paragraphs = tuple(map(paragraph_text, blocks))
     if guess.source == language.DECLARED_ONLY and paragraphs:
         # Decided on a sample too short to measure: measure on the text (the decision stays).
         guess = language.measure(guess, "\n\n".join(paragraphs))
@@ -179,10 +180,10 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         logger.warning("on_tree failed on a page", exc_info=True)
 
 
-def cleaned_paragraphs(paragraphs: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
-    """The ``paragraphs`` of ``blocks`` with their characters cleaned (``clean_characters``),
-    without those left empty or holding no word character (a letter, a digit, "_")
-    outside preformatted text.
+def cleaned_paragraphs(blocks: Sequence[Block]) -> tuple[str, ...]:
+    """The paragraphs of ``blocks`` (``paragraph_text``) with their characters cleaned
+    (``clean_characters``), without those left empty or holding no word character (a
+    letter, a digit, "_") outside preformatted text.
 
     A line of punctuation or symbols alone is a separator ("—", "* * *"), a rating's
     stars, a table cell's check mark or a site builder's spacer (``<p>&zwj;</p>``): in a
@@ -193,8 +194,8 @@ def cleaned_paragraphs(paragraphs: Sequence[str], blocks: Sequence[Block]) -> tu
     keeps it: without letters or digits alone, scrapinghub 0.9707 -> 0.9704.
     """
     kept = []
-    for paragraph, block in zip(paragraphs, blocks, strict=True):
-        text = clean_characters(paragraph)
+    for block in blocks:
+        text = clean_characters(paragraph_text(block))
         if text and (_WORD_CHARACTER.search(text) or _preformatted(block)):
             kept.append(text)
     return tuple(kept)

@@ -33,7 +33,8 @@ from lxml import etree
 ENTRY_FORM = "data-corpusbot-entry-form"
 """The attribute set on each child element of a form a reader types into."""
 
-# <input> types a reader types into; a missing or unknown type is a text field.
+# <input> types a reader does not type into (choices, buttons, hidden values); any other,
+# a missing or unknown type too, is a field to type into.
 _CHOICE_TYPES = frozenset({
     "hidden", "submit", "button", "image", "reset", "radio", "checkbox", "file", "color",
     "range",
