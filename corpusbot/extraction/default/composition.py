@@ -273,6 +273,7 @@ def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stag
     with_listing = regions.with_listing(page.blocks, before_listing, names)
     kept = lists.completed(page.blocks, with_listing, names)
     kept = panels.completed(page.blocks, kept, names, MAX_RECOVERED_LINK_DENSITY)
+    kept = headings.with_item_titles(page.blocks, kept, names)
     kept = repeats.without_copies(kept)
     kept = recommendations.without_recommendations(page.blocks, kept, chosen, agreed)
     return Stages(
