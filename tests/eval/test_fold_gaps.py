@@ -36,16 +36,17 @@ def test_the_interval_repeats_and_a_single_site_has_no_spread():
         folds.domain_bootstrap([0.1], ["a.org", "b.org"])
 
 
-def _page(key: str, url: str, kind: str, tp: int, fp: int, fn: int) -> PageScore:
+def _page(key: str, url: str, kind: str, counts: tuple[int, int, int]) -> PageScore:
+    tp, fp, fn = counts
     return PageScore(key=key, url=url, tp=tp, fp=fp, fn=fn, page_type=kind)
 
 
 def test_gaps_are_taken_per_page_type_and_over_all_pages():
     folds = _folds()
-    ours = [_page("1", "https://shop.example.com/p/1", "product", 8, 2, 0),
-            _page("2", "https://www.news.example.co.uk/a", "article", 10, 0, 0)]
-    theirs = [_page("1", "https://shop.example.com/p/1", "product", 4, 0, 4),
-              _page("2", "https://www.news.example.co.uk/a", "article", 5, 0, 5)]
+    ours = [_page("1", "https://shop.example.com/p/1", "product", (8, 2, 0)),
+            _page("2", "https://www.news.example.co.uk/a", "article", (10, 0, 0))]
+    theirs = [_page("1", "https://shop.example.com/p/1", "product", (4, 0, 4)),
+              _page("2", "https://www.news.example.co.uk/a", "article", (5, 0, 5))]
     gaps = folds.gaps_by_type(ours, theirs)
     # F1: 8/9 against 2/3 on the product; 1 against 2/3 on the article
     assert gaps["product"]["gap"] == pytest.approx(8 / 9 - 2 / 3)
