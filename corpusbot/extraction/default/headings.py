@@ -60,20 +60,28 @@ def with_linked_headings(
     added = {
         id(block) for block in blocks[inside[0].position : end]
         if id(block) not in chosen and block.text and block.is_heading
-        and _opens_region_block(blocks, block.position, end, region)
+        and _next_text_in(blocks, block.position, 1, region, end + 1)
         and links_stay_in_page_or_leave_site(block) and not names.is_boilerplate(block.element)
     }
+    return _with_added(blocks, kept, chosen, added)
+
+
+def _next_text_in(blocks: Sequence[Block], position: int, step: int, ids: set[int],
+                  stop: int) -> bool:
+    """Whether the nearest block with text from ``position`` in the direction ``step``,
+    before index ``stop``, is one of ``ids``."""
+    for index in range(position + step, stop, step):
+        if blocks[index].text.strip():
+            return id(blocks[index]) in ids
+    return False
+
+
+def _with_added(blocks: Sequence[Block], kept: Sequence[Block], chosen: set[int],
+                added: set[int]) -> list[Block]:
+    """``kept`` (ids ``chosen``) and the ``added`` blocks, in page order."""
     if not added:
         return list(kept)
     return [b for b in blocks if id(b) in chosen or id(b) in added]
-
-
-def _opens_region_block(blocks: Sequence[Block], position: int, end: int, region: set[int]) -> bool:
-    """Whether the next block with text after ``position`` (up to ``end``) is the region's."""
-    for block in blocks[position + 1 : end + 1]:
-        if block.text.strip():
-            return id(block) in region
-    return False
 
 
 def links_stay_in_page_or_leave_site(block: Block) -> bool:
@@ -122,9 +130,7 @@ def with_item_titles(blocks: Sequence[Block], kept: Sequence[Block],
         and _kept_on_both_sides(blocks, block.position, chosen)
         and not names.is_boilerplate(block.element)
     }
-    if not added:
-        return list(kept)
-    return [b for b in blocks if id(b) in chosen or id(b) in added]
+    return _with_added(blocks, kept, chosen, added)
 
 
 def _short_lines(kept: Sequence[Block], words: int) -> bool:
@@ -137,13 +143,5 @@ def _short_lines(kept: Sequence[Block], words: int) -> bool:
 
 def _kept_on_both_sides(blocks: Sequence[Block], position: int, chosen: set[int]) -> bool:
     """Whether the nearest blocks with text before and after ``position`` are both kept."""
-    return all(_nearest_kept(blocks, position, step, chosen) for step in (-1, 1))
-
-
-def _nearest_kept(blocks: Sequence[Block], position: int, step: int, chosen: set[int]) -> bool:
-    index = position + step
-    while 0 <= index < len(blocks):
-        if blocks[index].text.strip():
-            return id(blocks[index]) in chosen
-        index += step
-    return False
+    return (_next_text_in(blocks, position, -1, chosen, -1)
+            and _next_text_in(blocks, position, 1, chosen, len(blocks)))
