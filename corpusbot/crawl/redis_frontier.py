@@ -201,13 +201,13 @@ class StartOnce:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(_redis(crawler), crawl_prefix(crawler), _identity(crawler))
+        return cls(_redis(crawler), crawl_prefix(crawler), identity(crawler))
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         if not self._mine():
             return
         # busy from now on, so that no process that starts meanwhile stops for lack of work
-        self.server.set(f"{self.prefix}busy:{self.me}", b"1", ex=BUSY_SECONDS)
+        self.server.set(busy_key(self.prefix, self.me), b"1", ex=BUSY_SECONDS)
         async for item_or_request in start:
             yield item_or_request
         self.server.set(f"{self.prefix}started:done", b"1")
@@ -234,18 +234,20 @@ class SharedIdle:
     """An extension: a process with nothing to do waits while another one is busy.
 
     Each process marks itself busy (a key that expires) every second while its
-    engine has requests in progress, and on every request it schedules.
+    engine has requests in progress, on every request it schedules, and in the
+    same Redis script that hands it a request from the shared queue
+    (``redis_handover``), so that it is never seen idle holding one.
     """
 
     def __init__(self, crawler: Crawler, server: Any, prefix: str, name: str) -> None:
         self.crawler, self.server, self.prefix = crawler, server, prefix
-        self.key = f"{prefix}busy:{name}"
+        self.key = busy_key(prefix, name)
         self._refreshed = 0.0
         self._beat: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), _identity(crawler))
+        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), identity(crawler))
         crawler.signals.connect(idle.opened, signal=signals.spider_opened)
         crawler.signals.connect(idle.busy, signal=signals.request_scheduled)
         crawler.signals.connect(idle.busy, signal=signals.response_received)
@@ -274,7 +276,7 @@ class SharedIdle:
         """Called when this process's engine has nothing left: wait for the others."""
         self.server.delete(self.key)
         self._refreshed = 0.0
-        others = list(self.server.scan_iter(match=f"{self.prefix}busy:*"))
+        others = list(self.server.scan_iter(match=busy_key(self.prefix, "*")))
         logger.debug("idle; processes still busy: %s", [o.decode() for o in others])
         if others:
             raise DontCloseSpider(f"{len(others)} other process(es) still busy")
@@ -283,7 +285,8 @@ class SharedIdle:
         if self._beat is not None and self._beat.running:
             self._beat.stop()
         self.server.delete(self.key)
-        if reason == "finished" and not any(self.server.scan_iter(match=f"{self.prefix}busy:*")):
+        if reason == "finished" and not any(
+                self.server.scan_iter(match=busy_key(self.prefix, "*"))):
             self._forget_frontier()
 
     def _forget_frontier(self) -> None:
@@ -300,7 +303,12 @@ class SharedIdle:
                     "from the start pages")
 
 
-def _identity(crawler: Crawler) -> str:
+def busy_key(prefix: str, name: str) -> str:
+    """The key that marks the process ``name`` busy (a ``*`` matches every process)."""
+    return f"{prefix}busy:{name}"
+
+
+def identity(crawler: Crawler) -> str:
     """The process's name in the crawl: its worker name (a process started again under it
     replaces its own busy mark), else host and process id."""
     return (CorpusbotSettings(crawler.settings).get("CORPUSBOT_REDIS_WORKER")

@@ -41,6 +41,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.redis_frontier import BUSY_SECONDS, busy_key, identity
 from corpusbot.crawl.signals import corpus_committed
 
 logger = logging.getLogger(__name__)
@@ -49,11 +50,13 @@ HELD_KEY = "corpusbot_held"
 """``request.meta`` key: this process's number for a request it holds."""
 
 TAKE = """
--- KEYS: the queue (sorted set), this worker's held hash. Move the first request over.
+-- KEYS: the queue (sorted set), this worker's held hash, its busy key. ARGV: how long a
+-- busy mark lasts. Move the first request over and mark the taker busy at the same instant.
 local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
 if #first == 0 then return false end
 redis.call("ZREM", KEYS[1], first[1])
 redis.call("HSET", KEYS[2], first[1], first[2])
+redis.call("SET", KEYS[3], "1", "EX", ARGV[1])
 return first
 """
 
@@ -79,10 +82,16 @@ class HandOverQueue(PriorityQueue):
     """scrapy-redis's priority queue whose pops are held for a worker until acknowledged."""
 
     held_key = ""
+    busy_key = ""
 
     def take(self) -> tuple[Request, bytes] | None:
-        """The next request and its encoded form, now held by this worker."""
-        first = self._take(keys=[self.key, self.held_key])
+        """The next request and its encoded form, now held by this worker.
+
+        The worker counts as busy (``SharedIdle``) from that instant. Marked only at its
+        next heartbeat, it once looked idle for up to a second with a page in progress:
+        another process that finished then took the whole crawl for done and cleared the
+        shared fingerprints, and that page's link to the start page fetched it again."""
+        first = self._take(keys=[self.key, self.held_key, self.busy_key], args=[BUSY_SECONDS])
         return (self._decode_request(first[0]), first[0]) if first else None
 
     def push(self, request: Request, done: bytes | None = None) -> None:
@@ -103,8 +112,8 @@ class HandOverQueue(PriorityQueue):
         ranked = sorted(found.items(), key=lambda pair: float(pair[1]))
         return [(self._decode_request(member), member) for member, _ in ranked]
 
-    def attach(self, held_key: str) -> None:
-        self.held_key = held_key
+    def attach(self, held_key: str, busy_key: str) -> None:
+        self.held_key, self.busy_key = held_key, busy_key
         self._take = self.server.register_script(TAKE)
         self.adopt_script = self.server.register_script(ADOPT)
 
@@ -135,7 +144,8 @@ class HandOverScheduler(Scheduler):
         if not hasattr(self.crawler.engine, "_slot"):
             raise RuntimeError("this Scrapy's engine keeps no requests in progress: "
                                "the Redis hand-over cannot tell finished requests")
-        self.queue.attach(f"{self.prefix}held:{self.worker}")
+        self.queue.attach(f"{self.prefix}held:{self.worker}",
+                          busy_key(self.prefix, identity(self.crawler)))
         self._alive()
         self.server.sadd(f"{self.prefix}workers", self.worker)
         self._publish_dedup_owner()
@@ -171,6 +181,7 @@ class HandOverScheduler(Scheduler):
     def next_request(self) -> Request | None:
         if self.recovered:
             request, member = self.recovered.pop(0)
+            self.server.set(self.queue.busy_key, b"1", ex=BUSY_SECONDS)  # as ``take`` does
         else:
             taken = self.queue.take()
             if taken is None:

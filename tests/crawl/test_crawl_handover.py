@@ -20,8 +20,14 @@ import itertools
 
 from scrapy import Request, Spider
 from scrapy.core.downloader import Slot
+from scrapy.exceptions import DontCloseSpider
 
-from corpusbot.crawl.redis_frontier import LEASE_MARGIN_SECONDS, SharedPoliteness, local_wait
+from corpusbot.crawl.redis_frontier import (
+    LEASE_MARGIN_SECONDS,
+    SharedIdle,
+    SharedPoliteness,
+    local_wait,
+)
 from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from tests.crashes import archived_responses
@@ -162,7 +168,7 @@ def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: s
 
 def _queue(redis_url: str, worker: str) -> HandOverQueue:
     queue = HandOverQueue(_server(redis_url), Spider("news"), "c:%(spider)s:requests")
-    queue.attach(f"c:held:{worker}")
+    queue.attach(f"c:held:{worker}", f"c:busy:{worker}")
     return queue
 
 
@@ -190,6 +196,19 @@ def test_held_requests_stay_until_acknowledged_and_dead_workers_are_adopted(
     assert not server.exists("c:held:one") and len(two) == 3
     urls = sorted(two.take()[0].url for _ in range(3))
     assert urls == ["https://a.example/1", "https://a.example/2", "https://a.example/3"]
+
+
+def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: str) -> None:
+    # "two" runs out of work while "one" has just taken a page, before any heartbeat: it
+    # must wait, for that page's links may yet be queued (and once it took the crawl for
+    # done, cleared the fingerprints, and the start page was fetched again).
+    one, two = _queue(redis_url, "one"), SharedIdle(None, _server(redis_url), "c:", "two")
+    one.push(Request("https://a.example/article"))
+    two.idle()  # a queued request alone is nobody's work yet
+    assert one.take() is not None
+    with pytest.raises(DontCloseSpider, match="1 other process"):
+        two.idle()
+    assert one.take() is None and _server(redis_url).ttl("c:busy:one") > 0
 
 
 def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str) -> None:
