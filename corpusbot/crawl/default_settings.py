@@ -153,9 +153,9 @@ folder's name. Default: empty, the host name and ``CORPUSBOT_OUTPUT_DIR``."""
 CORPUSBOT_REDIS_HEARTBEAT_SECONDS = 20.0
 """How long a process counts as alive after its last heartbeat (sent every
 third of it); past it, another process queues the requests it held again.
-Below the 30 s a process stays busy after its last request
-(``redis_frontier.BUSY_SECONDS``), so that an idle process takes over a dead
-one's requests before it concludes that all work is done; far above any
+A process stays busy 3/2 of it and 2 s more after its last request
+(``redis_frontier.busy_seconds``), so that an idle process takes over a dead
+one's requests before it concludes that all work is done. Far above any
 pause of the crawl's event loop. Default: 20 s."""
 
 CORPUSBOT_REDIS_URLS_CAPACITY = 10_000_000

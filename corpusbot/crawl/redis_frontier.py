@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import socket
 import time
@@ -40,16 +41,27 @@ from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy_redis.dupefilter import RFPDupeFilter
 
-from corpusbot.crawl.default_settings import CorpusbotSettings
+from corpusbot.crawl.default_settings import CORPUSBOT_REDIS_HEARTBEAT_SECONDS, CorpusbotSettings
 from corpusbot.crawl.sites import SiteConfig, load_site_config
 from corpusbot.redis_keys import bucket_count, place
 
 logger = logging.getLogger(__name__)
 
-BUSY_SECONDS = 30
-"""How long a process counts as busy after its last request: longer than the slowest
-response (``DOWNLOAD_TIMEOUT`` is 30 s in the politeness defaults)."""
 BUSY_REFRESH_SECONDS = 1.0
+"""How often a process with requests in progress marks itself busy again."""
+
+
+def busy_seconds(heartbeat: float) -> int:
+    """How long a busy mark lasts, for a crawl whose processes count as alive ``heartbeat``
+    seconds after their last heartbeat (``CORPUSBOT_REDIS_HEARTBEAT_SECONDS``).
+
+    A dead process's mark must outlive its alive key (refreshed every third of the
+    heartbeat) by more than one hand-over beat (also a third; ``redis_handover``): an idle
+    process then takes over the requests it held before it sees nobody busy and stops. A
+    mark is at most ``BUSY_REFRESH_SECONDS`` old, so 3/2 of the heartbeat and 2 s do it with
+    a sixth of the heartbeat to spare. 32 s by default; a fixed 30 s once kept the last
+    process of a crawl whose heartbeat is 2 s waiting 28 s for a killed one."""
+    return math.ceil(heartbeat * 3 / 2) + 2
 LEASE_MARGIN_SECONDS = 0.05
 """Added to each site lease: the time from taking the lease to the request reaching the
 site, in a busy process. Calibrated by ``benchmarks/crawl_handover.py`` on a 2-core machine
@@ -195,19 +207,21 @@ def _clock_of(stamp: float) -> float:
 class StartOnce:
     """A spider middleware: only the first process of a crawl sends the start requests."""
 
-    def __init__(self, server: Any, prefix: str, me: str = "") -> None:
-        self.server, self.prefix = server, prefix
+    def __init__(self, server: Any, prefix: str, me: str = "",
+                 busy_for: int = busy_seconds(CORPUSBOT_REDIS_HEARTBEAT_SECONDS)) -> None:
+        self.server, self.prefix, self.busy_for = server, prefix, busy_for
         self.me = me or f"{socket.gethostname()}:{os.getpid()}"
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(_redis(crawler), crawl_prefix(crawler), identity(crawler))
+        return cls(_redis(crawler), crawl_prefix(crawler), identity(crawler),
+                   _busy_for(crawler))
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         if not self._mine():
             return
         # busy from now on, so that no process that starts meanwhile stops for lack of work
-        self.server.set(busy_key(self.prefix, self.me), b"1", ex=BUSY_SECONDS)
+        self.server.set(busy_key(self.prefix, self.me), b"1", ex=self.busy_for)
         async for item_or_request in start:
             yield item_or_request
         self.server.set(f"{self.prefix}started:done", b"1")
@@ -239,15 +253,17 @@ class SharedIdle:
     (``redis_handover``), so that it is never seen idle holding one.
     """
 
-    def __init__(self, crawler: Crawler, server: Any, prefix: str, name: str) -> None:
+    def __init__(self, crawler: Crawler, server: Any, prefix: str, name: str,
+                 busy_for: int = busy_seconds(CORPUSBOT_REDIS_HEARTBEAT_SECONDS)) -> None:
         self.crawler, self.server, self.prefix = crawler, server, prefix
-        self.key = busy_key(prefix, name)
+        self.key, self.busy_for = busy_key(prefix, name), busy_for
         self._refreshed = 0.0
         self._beat: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), identity(crawler))
+        idle = cls(crawler, _redis(crawler), crawl_prefix(crawler), identity(crawler),
+                   _busy_for(crawler))
         crawler.signals.connect(idle.opened, signal=signals.spider_opened)
         crawler.signals.connect(idle.busy, signal=signals.request_scheduled)
         crawler.signals.connect(idle.busy, signal=signals.response_received)
@@ -269,7 +285,7 @@ class SharedIdle:
     def busy(self) -> None:
         now = time.monotonic()
         if now - self._refreshed >= BUSY_REFRESH_SECONDS:
-            self.server.set(self.key, b"1", ex=BUSY_SECONDS)
+            self.server.set(self.key, b"1", ex=self.busy_for)
             self._refreshed = now
 
     def idle(self) -> None:
@@ -306,6 +322,11 @@ class SharedIdle:
 def busy_key(prefix: str, name: str) -> str:
     """The key that marks the process ``name`` busy (a ``*`` matches every process)."""
     return f"{prefix}busy:{name}"
+
+
+def _busy_for(crawler: Crawler) -> int:
+    heartbeat = CorpusbotSettings(crawler.settings).getfloat("CORPUSBOT_REDIS_HEARTBEAT_SECONDS")
+    return busy_seconds(heartbeat)
 
 
 def identity(crawler: Crawler) -> str:

@@ -41,7 +41,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
-from corpusbot.crawl.redis_frontier import BUSY_SECONDS, busy_key, identity
+from corpusbot.crawl.redis_frontier import busy_key, busy_seconds, identity
 from corpusbot.crawl.signals import corpus_committed
 
 logger = logging.getLogger(__name__)
@@ -83,6 +83,7 @@ class HandOverQueue(PriorityQueue):
 
     held_key = ""
     busy_key = ""
+    busy_for = 0
 
     def take(self) -> tuple[Request, bytes] | None:
         """The next request and its encoded form, now held by this worker.
@@ -91,7 +92,7 @@ class HandOverQueue(PriorityQueue):
         next heartbeat, it once looked idle for up to a second with a page in progress:
         another process that finished then took the whole crawl for done and cleared the
         shared fingerprints, and that page's link to the start page fetched it again."""
-        first = self._take(keys=[self.key, self.held_key, self.busy_key], args=[BUSY_SECONDS])
+        first = self._take(keys=[self.key, self.held_key, self.busy_key], args=[self.busy_for])
         return (self._decode_request(first[0]), first[0]) if first else None
 
     def push(self, request: Request, done: bytes | None = None) -> None:
@@ -112,8 +113,8 @@ class HandOverQueue(PriorityQueue):
         ranked = sorted(found.items(), key=lambda pair: float(pair[1]))
         return [(self._decode_request(member), member) for member, _ in ranked]
 
-    def attach(self, held_key: str, busy_key: str) -> None:
-        self.held_key, self.busy_key = held_key, busy_key
+    def attach(self, held_key: str, busy_key: str, busy_for: int) -> None:
+        self.held_key, self.busy_key, self.busy_for = held_key, busy_key, busy_for
         self._take = self.server.register_script(TAKE)
         self.adopt_script = self.server.register_script(ADOPT)
 
@@ -145,7 +146,8 @@ class HandOverScheduler(Scheduler):
             raise RuntimeError("this Scrapy's engine keeps no requests in progress: "
                                "the Redis hand-over cannot tell finished requests")
         self.queue.attach(f"{self.prefix}held:{self.worker}",
-                          busy_key(self.prefix, identity(self.crawler)))
+                          busy_key(self.prefix, identity(self.crawler)),
+                          busy_seconds(self.heartbeat))
         self._alive()
         self.server.sadd(f"{self.prefix}workers", self.worker)
         self._publish_dedup_owner()
@@ -181,7 +183,7 @@ class HandOverScheduler(Scheduler):
     def next_request(self) -> Request | None:
         if self.recovered:
             request, member = self.recovered.pop(0)
-            self.server.set(self.queue.busy_key, b"1", ex=BUSY_SECONDS)  # as ``take`` does
+            self.server.set(self.queue.busy_key, b"1", ex=self.queue.busy_for)  # as take does
         else:
             taken = self.queue.take()
             if taken is None:

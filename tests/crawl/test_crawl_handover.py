@@ -168,7 +168,7 @@ def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: s
 
 def _queue(redis_url: str, worker: str) -> HandOverQueue:
     queue = HandOverQueue(_server(redis_url), Spider("news"), "c:%(spider)s:requests")
-    queue.attach(f"c:held:{worker}", f"c:busy:{worker}")
+    queue.attach(f"c:held:{worker}", f"c:busy:{worker}", 5)
     return queue
 
 
