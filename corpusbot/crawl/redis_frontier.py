@@ -59,9 +59,11 @@ def busy_seconds(heartbeat: float) -> int:
     heartbeat) by more than one hand-over beat (also a third; ``redis_handover``): an idle
     process then takes over the requests it held before it sees nobody busy and stops. A
     mark is at most ``BUSY_REFRESH_SECONDS`` old, so 3/2 of the heartbeat and 2 s do it with
-    a sixth of the heartbeat to spare. 32 s by default; a fixed 30 s once kept the last
-    process of a crawl whose heartbeat is 2 s waiting 28 s for a killed one."""
+    a sixth of the heartbeat and a second to spare. 32 s by default; a fixed 30 s once kept
+    the last process of a crawl whose heartbeat is 2 s waiting 28 s for a killed one."""
     return math.ceil(heartbeat * 3 / 2) + 2
+
+
 LEASE_MARGIN_SECONDS = 0.05
 """Added to each site lease: the time from taking the lease to the request reaching the
 site, in a busy process. Calibrated by ``benchmarks/crawl_handover.py`` on a 2-core machine
