@@ -33,11 +33,13 @@ which the next run resumes from.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
@@ -54,6 +56,7 @@ from corpusbot.processor import ProcessorOptions
 from .options import corpus_options, dedup_index, processor_options
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 INDEX_FAILED = "dedup-index-unavailable"
 
@@ -92,6 +95,7 @@ class CorpusPipeline:
         # Opened here, not in open_spider: a folder another run is writing to
         # stops the crawl before anything starts.
         pipeline.open_corpus(processor_options(settings), dedup_index(settings, options))
+        crawler.signals.connect(pipeline.idle, signal=signals.spider_idle)
         return pipeline
 
     def open_corpus(self, processing: ProcessorOptions, index: IndexFactory | None = None) -> None:
@@ -141,6 +145,28 @@ class CorpusPipeline:
         if closed:
             self.crawler.signals.send_catch_log(corpus_committed)
 
+    def idle(self) -> None:
+        """Nothing in progress: commit what was added since the last commit, and say so.
+
+        A process of a shared crawl then holds no finished request unacknowledged
+        (``redis_handover``) while it waits for the others: killed then, it leaves
+        nothing held that the others, about to stop, would have to take over. Blocking,
+        as at the end: one commit, and none while nothing was added.
+        """
+        if self.stopped:
+            return
+        if self.cadence.pages:
+            self.cadence.committed()
+            try:
+                self.sink.submit(self._run_guarded, Corpus.commit).result()
+            except (IndexUnavailableError, IndexLostError) as error:
+                self._stop(error)
+                return
+            except CorpusStoppedError:
+                return
+            self.stats.inc_value("corpusbot/commits")
+        self.crawler.signals.send_catch_log(corpus_committed)
+
     def _commit_due(self) -> bool:
         """Count one more page; whether the add just submitted is to be followed by a commit."""
         self.cadence.add()
@@ -162,22 +188,27 @@ class CorpusPipeline:
     # -- on the sink thread ------------------------------------------------
 
     def _add(self, result: Document | Rejection, revisit: bool, commit: bool) -> str | None:
-        """Add ``result`` (then commit if asked); None when kept, else the reason it was not.
+        """Add ``result`` (then commit if asked); None when kept, else the reason it was not."""
 
-        An index failure aborts the corpus back to its last commit, so that the
-        items queued behind this one are refused rather than added.
-        """
+        def add(corpus: Corpus) -> str | None:
+            reason = corpus.add_verdict(result, revisit)
+            if commit:
+                corpus.commit()
+            return reason
+
+        return self._run_guarded(add)
+
+    def _run_guarded(self, work: Callable[[Corpus], T]) -> T:
+        """``work`` on the corpus; an index failure aborts the corpus back to its last
+        commit, so that the items queued behind are refused rather than added."""
         if self.corpus is None:
             raise CorpusStoppedError
         try:
-            reason = self.corpus.add_verdict(result, revisit)
-            if commit:
-                self.corpus.commit()
+            return work(self.corpus)
         except (IndexUnavailableError, IndexLostError):
             self.corpus.abort()
             self.corpus = None
             raise
-        return reason
 
     def _close(self) -> bool:
         if self.corpus is None:

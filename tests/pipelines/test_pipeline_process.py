@@ -107,6 +107,28 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
     assert len(commits) >= 3
 
 
+def test_an_idle_crawl_commits_what_it_added_and_says_so(tmp_path):
+    # So that a process of a shared crawl waiting for the others holds nothing finished
+    # unacknowledged (redis_handover acknowledges at each corpus_committed).
+    crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=100)
+    signalled = []
+    crawler.signals.connect(lambda: signalled.append(1), signal=corpus_committed, weak=False)
+    process = build_from_crawler(ProcessPipeline, crawler)
+    corpus = build_from_crawler(CorpusPipeline, crawler)
+    process.open_spider()
+    try:
+        processed = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
+        asyncio.run(corpus.process_item(processed))
+        assert signalled == [] and "corpusbot/commits" not in crawler.stats.get_stats()
+        corpus.idle()
+        assert signalled == [1] and crawler.stats.get_value("corpusbot/commits") == 1
+        corpus.idle()  # nothing added since: no commit, but what finished may be acknowledged
+        assert signalled == [1, 1] and crawler.stats.get_value("corpusbot/commits") == 1
+    finally:
+        process.close_spider()
+        corpus.close_spider()
+
+
 def test_markup_cuts_are_counted_in_the_crawl_stats_and_the_manifest(tmp_path):
     crawler = _crawler(tmp_path)
     process = build_from_crawler(ProcessPipeline, crawler)
