@@ -70,12 +70,17 @@ def test_page_items_dicts_and_other_items():
     assert "bytes" in repr(item) and "<p>" not in repr(item)
 
 
+def _pipelines(crawler) -> tuple[list[int], ProcessPipeline, CorpusPipeline]:
+    """A list that grows at each ``corpus_committed``, and the two pipelines."""
+    commits: list[int] = []
+    crawler.signals.connect(lambda: commits.append(1), signal=corpus_committed, weak=False)
+    return (commits, build_from_crawler(ProcessPipeline, crawler),
+            build_from_crawler(CorpusPipeline, crawler))
+
+
 def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
     crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=1)
-    commits = []
-    crawler.signals.connect(lambda: commits.append(1), signal=corpus_committed, weak=False)
-    process = build_from_crawler(ProcessPipeline, crawler)
-    corpus = build_from_crawler(CorpusPipeline, crawler)
+    commits, process, corpus = _pipelines(crawler)
 
     async def run():
         outcomes = []
@@ -111,10 +116,7 @@ def test_an_idle_crawl_commits_what_it_added_and_says_so(tmp_path):
     # So that a process of a shared crawl waiting for the others holds nothing finished
     # unacknowledged (redis_handover acknowledges at each corpus_committed).
     crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=100)
-    signalled = []
-    crawler.signals.connect(lambda: signalled.append(1), signal=corpus_committed, weak=False)
-    process = build_from_crawler(ProcessPipeline, crawler)
-    corpus = build_from_crawler(CorpusPipeline, crawler)
+    signalled, process, corpus = _pipelines(crawler)
     process.open_spider()
     try:
         processed = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
