@@ -18,9 +18,10 @@ A kept document's item goes on to later pipelines; a rejected or duplicate
 one is dropped with its reason (``corpusbot/rejected/<reason>``); every cut made to
 a page's markup before its parse counts as ``corpusbot/html/cut/<reason>``. The corpus
 commits every ``CORPUSBOT_CORPUS_COMMIT_ITEMS`` items or
-``CORPUSBOT_CORPUS_COMMIT_SECONDS``, and at the end (closing the spider waits
-for the thread's queue); after each commit the ``corpus_committed`` signal,
-sent on the reactor thread, lets the incremental store commit in turn. Items
+``CORPUSBOT_CORPUS_COMMIT_SECONDS``, when the crawl runs out of work, and at the
+end (closing the spider waits for the thread's queue); after each commit the
+``corpus_committed`` signal, sent on the reactor thread, lets the incremental
+store commit in turn. Items
 are marked seen only once their add has run, so the store never commits a
 mark for a page the corpus has not committed.
 
