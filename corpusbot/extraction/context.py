@@ -12,10 +12,12 @@ from corpusbot.html.blocks import Block
 
 @dataclass(slots=True, frozen=True)
 class PageBlocks:
-    """The parsed tree, its blocks, the page language's stop words and titles."""
+    """The parsed tree, its blocks, the page language's stop words and titles; ``product``
+    when the head declares a product page (``corpusbot.html.kinds``)."""
 
     root: etree._Element
     blocks: list[Block]
     stoplist: Collection[str]
     title: str | None = None
     og_title: str | None = None
+    product: bool = False

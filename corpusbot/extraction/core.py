@@ -169,7 +169,8 @@ def read_page(
     blocks = segment(root)
     hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
     guess = _identify(blocks, lang, hints)
-    page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title)
+    page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title,
+                      head.product)
     return ReadPage(page, guess, decoded.encoding, cuts)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
-from corpusbot.html import bounds, document_end, forms
+from corpusbot.html import bounds, document_end, forms, kinds
 
 # Subtrees whose text no reader sees, dropped with their content; their tails
 # (the text after them) stay. The list follows jusText's preprocessor (head,
@@ -70,7 +70,8 @@ LANGUAGE_METAS = frozenset({"content-language", "og:locale", "language", "dc.lan
 
 @dataclass(slots=True, frozen=True)
 class Head:
-    """What the page head declares: titles and language hints.
+    """What the page head declares: titles, language hints, and whether it is a product
+    (``corpusbot.html.kinds``: ``og:type`` or a JSON-LD script, read before the scripts go).
 
     ``lang`` is ``<html lang>``; ``meta_lang`` the first ``<meta>`` naming a
     language (``http-equiv="content-language"``, ``og:locale``, ``language``,
@@ -81,29 +82,32 @@ class Head:
     og_title: str | None = None
     lang: str | None = None
     meta_lang: str | None = None
+    product: bool = False
 
 
 @dataclass(slots=True, frozen=True)
 class HeadElements:
-    """The page's ``<meta>``, ``<title>``, ``<h1>``, ``<button>`` and ``<form>`` elements,
-    in document order (the buttons and forms for ``strip_invisible``)."""
+    """The page's ``<meta>``, ``<title>``, ``<h1>``, ``<button>``, ``<form>`` and
+    ``<script>`` elements, in document order (the buttons and forms for
+    ``strip_invisible``, the scripts for the JSON-LD read before it cuts them)."""
 
     metas: list[etree._Element]
     titles: list[etree._Element]
     h1s: list[etree._Element]
     buttons: list[etree._Element] = field(default_factory=list)
     forms: list[etree._Element] = field(default_factory=list)
+    scripts: list[etree._Element] = field(default_factory=list)
 
 
 def head_elements(root: etree._Element) -> HeadElements:
     """One walk of the tree for what the head, the headline and the cut read (each a walk
     before: on a large page the walk, in C, costs more than the reading)."""
     found: dict[str, list[etree._Element]] = {
-        "meta": [], "title": [], "h1": [], "button": [], "form": []}
-    for element in root.iter("meta", "title", "h1", "button", "form"):
+        "meta": [], "title": [], "h1": [], "button": [], "form": [], "script": []}
+    for element in root.iter("meta", "title", "h1", "button", "form", "script"):
         found[element.tag].append(element)
     return HeadElements(found["meta"], found["title"], found["h1"], found["button"],
-                        found["form"])
+                        found["form"], found["script"])
 
 
 class ParseError(ValueError):
@@ -277,7 +281,8 @@ def read_head(root: etree._Element, elements: HeadElements | None = None) -> Hea
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     title = elements.titles[0].text if elements.titles else None
     return Head(title=_clean(title), og_title=_clean(og_title),
-                lang=_clean(lang), meta_lang=_clean(meta_lang))
+                lang=_clean(lang), meta_lang=_clean(meta_lang),
+                product=kinds.declares_product(elements.metas, elements.scripts))
 
 
 def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = (),

@@ -41,8 +41,11 @@
    accordion: ``corpusbot.extraction.default.repeats``), the sections a
    heading names as recommendations ("Customers also viewed":
    ``corpusbot.extraction.default.recommendations``), the lines that are only
-   a date (``corpusbot.extraction.default.datelines``) and the headline,
-   which is the extraction's ``title``.
+   a date (``corpusbot.extraction.default.datelines``), a label or a
+   template's filler text (``corpusbot.extraction.default.labels``), on a
+   page that declares itself a product every line's later copies
+   (``repeats.without_repeated_lines``), and the headline, which is the
+   extraction's ``title``.
 
 A page with nothing kept is read again with its hidden and ``<noscript>``
 content, then with the named containers holding the most prose as text
@@ -280,8 +283,8 @@ def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stag
         classes=classes, by_boilerpipe=by_boilerpipe, agreed=agreed, names=names,
         candidate_blocks=candidates, found=found, region=region, recovered=recovered,
         with_landmark=with_landmark, before_listing=before_listing, with_listing=with_listing,
-        kept=drop_headline(labels.without_labels(datelines.without_date_lines(kept)),
-                           page.title),
+        kept=drop_headline(repeats.without_repeated_lines(
+            page, labels.without_labels(datelines.without_date_lines(kept))), page.title),
     )
 
 
