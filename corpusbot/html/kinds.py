@@ -39,9 +39,15 @@ def declares_product(metas: Iterable[etree._Element], scripts: Iterable[etree._E
            and (meta.get("content") or "").strip().lower().startswith(OG_PRODUCT_TYPES)
            for meta in metas):
         return True
-    return any((script.get("type") or "").strip().lower() == "application/ld+json"
-               and script.text and JSON_LD_PRODUCT.search(script.text)
-               for script in scripts)
+    return any(_json_ld_product(script) for script in scripts)
+
+
+def _json_ld_product(script: etree._Element) -> bool:
+    if (script.get("type") or "").strip().lower() != "application/ld+json":
+        return False
+    text = script.text  # lxml copies the text out at each reading
+    # a substring test first: a news page's JSON-LD runs to kilobytes without the word
+    return bool(text) and "Product" in text and JSON_LD_PRODUCT.search(text) is not None
 
 
 def has_product_microdata(root: etree._Element) -> bool:
