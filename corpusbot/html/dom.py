@@ -268,21 +268,24 @@ def read_head(root: etree._Element, elements: HeadElements | None = None) -> Hea
     ``head_elements``, when already found)."""
     elements = elements or head_elements(root)
     og_title = meta_lang = None
+    og_types: list[str] = []
     for meta in elements.metas:
         content = meta.get("content")
         if content is None:
             continue
-        names = {meta.get("property"), (meta.get("name") or "").lower(),
-                 (meta.get("http-equiv") or "").lower()}
+        prop = meta.get("property")
+        names = {prop, (meta.get("name") or "").lower(), (meta.get("http-equiv") or "").lower()}
         if og_title is None and not TITLE_METAS.isdisjoint(names):
             og_title = content
         if meta_lang is None and not LANGUAGE_METAS.isdisjoint(names):
             meta_lang = content
+        if prop and prop.lower() == "og:type":
+            og_types.append(content)
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     title = elements.titles[0].text if elements.titles else None
     return Head(title=_clean(title), og_title=_clean(og_title),
                 lang=_clean(lang), meta_lang=_clean(meta_lang),
-                product=kinds.declares_product(elements.metas, elements.scripts))
+                product=kinds.declares_product(og_types, elements.scripts))
 
 
 def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = (),

@@ -31,13 +31,12 @@ OG_PRODUCT_TYPES = ("product", "og:product")
 """``og:type`` values of a product ("product", "product.item", "og:product")."""
 
 
-def declares_product(metas: Iterable[etree._Element], scripts: Iterable[etree._Element]) -> bool:
-    """Whether the head's ``og:type`` or a JSON-LD script says the page is a product.
+def declares_product(og_types: Iterable[str], scripts: Iterable[etree._Element]) -> bool:
+    """Whether an ``og:type`` value (``dom.read_head`` gathers them in its one pass over the
+    metas) or a JSON-LD script says the page is a product.
 
     Read before the scripts are cut (``dom.strip_invisible``)."""
-    if any((meta.get("property") or "").lower() == "og:type"
-           and (meta.get("content") or "").strip().lower().startswith(OG_PRODUCT_TYPES)
-           for meta in metas):
+    if any(value.strip().lower().startswith(OG_PRODUCT_TYPES) for value in og_types):
         return True
     return any(_json_ld_product(script) for script in scripts)
 
