@@ -13,7 +13,8 @@ from corpusbot.html.blocks import Block
 @dataclass(slots=True, frozen=True)
 class PageBlocks:
     """The parsed tree, its blocks, the page language's stop words and titles; ``product``
-    when the head declares a product page (``corpusbot.html.kinds``)."""
+    when the head declares a product page, ``article`` when it declares an article
+    (``corpusbot.html.kinds``)."""
 
     root: etree._Element
     blocks: list[Block]
@@ -21,3 +22,4 @@ class PageBlocks:
     title: str | None = None
     og_title: str | None = None
     product: bool = False
+    article: bool = False

@@ -170,7 +170,7 @@ def read_page(
     hints = (head.lang, _header(headers, "content-language"), head.meta_lang)
     guess = _identify(blocks, lang, hints)
     page = PageBlocks(root, blocks, stoplists.stoplist(guess.code), headline, head.og_title,
-                      head.product)
+                      head.product, head.article)
     return ReadPage(page, guess, decoded.encoding, cuts)
 
 

@@ -70,8 +70,9 @@ LANGUAGE_METAS = frozenset({"content-language", "og:locale", "language", "dc.lan
 
 @dataclass(slots=True, frozen=True)
 class Head:
-    """What the page head declares: titles, language hints, and whether it is a product
-    (``corpusbot.html.kinds``: ``og:type`` or a JSON-LD script, read before the scripts go).
+    """What the page head declares: titles, language hints, and whether it is an article or
+    a product (``corpusbot.html.kinds``: ``og:type`` or a JSON-LD script, read before the
+    scripts go; a page that declares an article is no product).
 
     ``lang`` is ``<html lang>``; ``meta_lang`` the first ``<meta>`` naming a
     language (``http-equiv="content-language"``, ``og:locale``, ``language``,
@@ -82,6 +83,7 @@ class Head:
     og_title: str | None = None
     lang: str | None = None
     meta_lang: str | None = None
+    article: bool = False
     product: bool = False
 
 
@@ -283,9 +285,11 @@ def read_head(root: etree._Element, elements: HeadElements | None = None) -> Hea
             og_types.append(content)
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     title = elements.titles[0].text if elements.titles else None
+    # a review marks up the product it reviews, and says it is an article
+    article = kinds.declares_article(elements.scripts)
     return Head(title=_clean(title), og_title=_clean(og_title),
-                lang=_clean(lang), meta_lang=_clean(meta_lang),
-                product=kinds.declares_product(og_types, elements.scripts))
+                lang=_clean(lang), meta_lang=_clean(meta_lang), article=article,
+                product=not article and kinds.declares_product(og_types, elements.scripts))
 
 
 def strip_invisible(root: etree._Element, buttons: Iterable[etree._Element] = (),

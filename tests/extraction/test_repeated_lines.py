@@ -33,3 +33,11 @@ def test_a_product_page_keeps_each_line_once(markup: str):
 def test_without_the_markup_every_copy_stays():
     text = extract(product_page("")).text
     assert text.count("Frame material") == 2 and text.count("Aluminium") == 2
+
+
+def test_a_review_that_marks_up_the_product_keeps_every_copy():
+    review = ('<script type="application/ld+json">{"@type": "Review"}</script>'
+              '<script type="application/ld+json">{"@type": ["WebPage", "BlogPosting"]}</script>')
+    for markup in (JSON_LD, MICRODATA):
+        text = extract(product_page(review + markup)).text
+        assert text.count("Frame material") == 2 and text.count("Aluminium") == 2

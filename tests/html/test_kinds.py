@@ -46,3 +46,34 @@ def test_microdata_is_read_from_the_tree():
     article = dom.parse_html('<html><body><div itemscope itemtype="https://schema.org/Article">'
                              "<p>Text.</p></div></body></html>")
     assert not kinds.has_product_microdata(article)
+
+
+@pytest.mark.parametrize("markup", [
+    # a buyer's guide: the story, and each product it reviews
+    '<meta property="og:type" content="article"><script type="application/ld+json">'
+    '{"@type": "NewsArticle", "headline": "The best packs"}</script>'
+    '<script type="application/ld+json">{"@type": "Product", "name": "Trail pack"}</script>',
+    '<script type="application/ld+json">{"@graph": [{"@type": ["WebPage", "BlogPosting"]}, '
+    '{"@type": "https://schema.org/Product"}]}</script>',
+    '<script type="application/ld+json">{"@type": "http://schema.org/TechArticle"}</script>'
+    '<meta property="og:type" content="product">',
+])
+def test_a_page_that_declares_an_article_is_no_product(markup: str):
+    head = head_of(markup)
+    assert head.article
+    assert not head.product
+
+
+@pytest.mark.parametrize("markup", [
+    # a shop's product page carries its customers' reviews, and WordPress shops say "article"
+    '<script type="application/ld+json">{"@type": "Product", "review": '
+    '[{"@type": "Review", "author": "Ann"}]}</script>',
+    '<meta property="og:type" content="article"><script type="application/ld+json">'
+    '{"@type": "Product"}</script>',
+    '<script type="application/ld+json">{"@type": "Product", "articleBody": "x", '
+    '"description": "An \\"Article\\" of clothing"}</script>',
+])
+def test_reviews_and_an_og_article_leave_a_product_a_product(markup: str):
+    head = head_of(markup)
+    assert head.product
+    assert not head.article

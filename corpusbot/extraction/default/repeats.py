@@ -106,12 +106,13 @@ def _words(element: etree._Element) -> list[str]:
 
 
 def without_repeated_lines(page: PageBlocks, kept: Sequence[Block]) -> list[Block]:
-    """``kept`` without the lines it repeats, when the page declares itself a product."""
+    """``kept`` without the lines it repeats, when the page declares itself a product (and
+    not an article)."""
     texts = {b.text for b in kept}
     if len(texts) == len(kept):
         return list(kept)  # most pages: nothing repeats, and the markup need not be read
     # the microdata needs a walk of the tree: read only on a page with a repeated line
-    if not page.product and not kinds.has_product_microdata(page.root):
+    if page.article or not (page.product or kinds.has_product_microdata(page.root)):
         return list(kept)
     seen: set[str] = set()
     out: list[Block] = []
