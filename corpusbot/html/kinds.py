@@ -18,8 +18,9 @@ A page whose JSON-LD declares it an article (``Article``, ``NewsArticle``,
 besides: a review or a buyer's guide marks up the products it reviews. Of the
 pages the signals above mark on wcxb-dev's tuning folds, scrapinghub and
 multilingual-dev, 7 declare an article too (two Wired stories, a travel
-story, four buyer's guides), and every one is an article. ``Review`` is not
-among those types: a shop's product page carries its customers' reviews.
+story, four buyer's guides), and every one is an article: on the tuning folds
+the marked articles go from 5 to 1, the other kinds stay as above. ``Review``
+is not among those types: a shop's product page carries its customers' reviews.
 """
 
 from __future__ import annotations
