@@ -137,6 +137,7 @@ from corpusbot.extraction.default.containers import (
     in_page_frame,
     largest_holder,
     names_exempting_holders,
+    outside_consent_notices,
 )
 from corpusbot.extraction.default.stages import Stages
 from corpusbot.extraction.web2text import model as web2text
@@ -268,8 +269,10 @@ def compose_stages(page: PageBlocks, *, by_largest_holder: bool = False) -> Stag
     learned step over the composition reads."""
     classes, by_boilerpipe = verdicts(page)
     chosen, agreed = _combined(page, classes, by_boilerpipe)
+    plain = ContainerNames()
+    chosen = outside_consent_notices(chosen, plain)
     names = names_exempting_holders(chosen, HOLDER_SHARE, agreed, NESTED_MIN_AGREED_CHARS,
-                                    page.stoplist)
+                                    page.stoplist, names=plain)
     names = threads.with_replies(chosen, names)
     if by_largest_holder:
         names = ContainerNames(names.exempt | largest_holder(chosen, names, page.stoplist))
