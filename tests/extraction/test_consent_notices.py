@@ -45,7 +45,8 @@ def thread(consent_names: str) -> str:
         f"Center</h2>{centre}</div></div>", title="Brackets in the new case")
 
 
-@pytest.mark.parametrize("consent_names", ["onetrust-consent-sdk", "cookie-banner", "gdpr-notice"])
+@pytest.mark.parametrize("consent_names", [
+    "onetrust-consent-sdk", "cookie-banner", "gdpr-notice", "cc-window cc-banner", "cmpbox"])
 def test_a_thread_beside_a_larger_preference_centre_keeps_its_posts(consent_names):
     text = extract(thread(consent_names)).text
     assert POSTS[0] in text and POSTS[1] in text

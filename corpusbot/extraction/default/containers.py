@@ -58,10 +58,12 @@ BOILERPLATE_NAMES = re.compile(
 CONTENT_NAMES = re.compile(r"article|body|content|entry|main|post|story|text")
 # The consent managers' own names for their banners and preference centres (OneTrust's
 # "ot-pc-content", iubenda's "iubenda-cs-content", Didomi, Usercentrics, Quantcast's
-# "qc-cmp2-container", Sourcepoint's "sp_message_container"): the widgets of these vendors
-# are consent notices whatever content name they also carry. "iubenda-cs" is the banner
-# alone: the same vendor's embedded privacy policy is a policy page's text.
-CONSENT_VENDORS = r"onetrust|iubenda-cs|didomi|usercentrics|qc-cmp|sp_message"
+# "qc-cmp2-container", Sourcepoint's "sp_message_container", consentmanager's "cmpbox",
+# Axeptio, the cookieconsent script's "cc-window"): the widgets of these vendors are consent
+# notices whatever content name they also carry. "iubenda-cs" is the banner alone: the
+# same vendor's embedded privacy policy is a policy page's text.
+CONSENT_VENDORS = (r"onetrust|iubenda-cs|didomi|usercentrics|qc-cmp|sp_message|cmpbox|axeptio"
+                   r"|cc-window")
 # Names that stay boilerplate even beside a content name ("article__byline").
 ALWAYS_BOILERPLATE_NAMES = re.compile(r"byline|reading-?time|" + CONSENT_VENDORS)
 # Class names that are boilerplate only as a whole word: "sidebar" is, but
