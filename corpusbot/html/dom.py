@@ -250,7 +250,7 @@ def parse_bounded(text: str | bytes) -> tuple[etree._Element, tuple[str, ...]]:
     part; it is parsed again without its runs of opening tags (a nesting bomb's
     shape), and the cut is reported as ``html/cut/nesting`` either way.
     """
-    bounded = bounds.bound(text)
+    bounded = bounds.bound(without_nul(text))
     parser = html_parser()
     root = parse_html(bounded.text, parser=parser)
     if not _too_deep(parser):
@@ -259,6 +259,19 @@ def parse_bounded(text: str | bytes) -> tuple[etree._Element, tuple[str, ...]]:
     if flatter != bounded.text and flatter.strip():
         root = parse_html(flatter)
     return root, (*bounded.cuts, "html/cut/nesting")
+
+
+def without_nul(text: str | bytes) -> str | bytes:
+    """``text`` without NUL characters.
+
+    The HTML standard's tree builder ignores a NUL in a page's text, so a browser shows
+    "bud\\0get" as "budget"; libxml2 makes it U+FFFD, which splits the word in two and
+    reads as a decoding error downstream (damaged archives and pages pasted from other
+    formats carry them). The test for one costs a scan of the page at C speed.
+    """
+    if isinstance(text, bytes):
+        return text.replace(b"\x00", b"") if b"\x00" in text else text
+    return text.replace("\x00", "") if "\x00" in text else text
 
 
 def _too_deep(parser: etree.HTMLParser) -> bool:

@@ -79,3 +79,10 @@ def test_trees_are_lxml_html_trees_whose_undeclared_date_is_read_in_place() -> N
     plain = etree.fromstring(UNDATED_ARTICLE, etree.HTMLParser())
     assert not isinstance(plain, HtmlElement)
     assert inferred_date(plain, "https://news.example/ferry") == "2019-11-18"
+
+
+def test_a_nul_in_the_text_is_ignored_as_a_browser_ignores_it():
+    html = "<html><body><p>The new bud\x00get for the parks</p></body></html>"
+    for text in (html, html.encode()):
+        root, _ = dom.parse_bounded(text)
+        assert "".join(root.itertext()) == "The new budget for the parks"
