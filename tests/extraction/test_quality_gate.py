@@ -56,12 +56,13 @@ def test_scores_stay_above_their_floors(mode: str, set_name: str):
 # 0.905 / 0.874; article .958, service .841, product .700, collection .716, forum .786,
 # listing .708, documentation .925; the lowest allowed versions alike; session 21's
 # filler and repeated product lines: F1 0.875, product .709, listing .709; session 22's
-# product group share: product .714) minus about 0.01.
+# product group share: product .714; session 23's consent notices: forum .793) minus about
+# 0.01.
 # These are all folds, tuned-on ones included: `benchmarks/folds.py` gives the held-out.
 WCXB_FLOORS = (0.87, 0.895, 0.864)
 TYPE_FLOORS = {
     "article": 0.948, "service": 0.83, "product": 0.704, "collection": 0.705,
-    "forum": 0.775, "listing": 0.698, "documentation": 0.915,
+    "forum": 0.783, "listing": 0.698, "documentation": 0.915,
 }
 
 

@@ -4,8 +4,10 @@
    text the other finds (jusText short paragraphs, Boilerpipe low-stop-word
    languages). ``candidates_of`` is where per-block verdicts combine.
 2. Drop candidates inside containers the page names as boilerplate
-   (``corpusbot.extraction.default.containers``), unless the containers of one name
-   hold most of the candidates' text (a forum thread in ``#comments``), or
+   (``corpusbot.extraction.default.containers``; those in a consent notice first,
+   before any holder is weighed: ``containers.outside_consent_notices``), unless the
+   containers of one name hold most of the candidates' text (a forum thread in
+   ``#comments``), or
    they hold a thread's replies: text in the opening post's kind of element
    that outweighs it (``corpusbot.extraction.default.threads``).
 3. Keep the article region: the grandparent groups (Viveros-Jiménez et al.
