@@ -281,8 +281,9 @@ def _held_prose(
 # them, keeps nothing: its own text in "field-seofootercopy" beside a promotion bar and a
 # rewards box. When the composition keeps nothing, the containers of the name holding the
 # most prose, FALLBACK_MIN_SHARE of the candidates' text at least, are read as text: never
-# a footer, an element boilerplate by its tag or ARIA role, or a consent notice (a cookie
-# banner is prose too, and on a page of links it is all the prose there is). On wcxb-dev
+# a footer or an element boilerplate by its tag or ARIA role. Nor a consent notice (a cookie
+# banner is prose too, and on a page of links it is all the prose there is): its candidates
+# have left before (``outside_consent_notices``). On wcxb-dev
 # (tuned-on 0-2 / held-out 3-4): 0.8686 -> 0.8696 / 0.8699 -> 0.8708; exempting every
 # holder above 0.2 instead (``exempt_holders``), with no consent test, a catalog's cookie
 # banner became its text (0.29 -> 0.01). Scrapinghub and multilingual-dev unchanged.
@@ -326,12 +327,12 @@ def largest_holder(
     chosen: Sequence[Block], names: ContainerNames, stoplist: Collection[str] = frozenset(),
 ) -> frozenset[etree._Element]:
     """The named containers of one name holding the most prose of the candidates
-    (``FALLBACK_MIN_SHARE`` of their text at least; never a footer, a dialog or a
-    ``<nav>``, nor a consent notice), else none."""
+    ``chosen``, which are outside consent notices (``outside_consent_notices``):
+    ``FALLBACK_MIN_SHARE`` of their text at least, never a footer, a dialog or a
+    ``<nav>``; else none."""
     held, containers = _held_prose(chosen, names, stoplist)
     allowed = {key: chars for key, chars in held.items()
                if key[0] not in NEVER_HOLDERS
-               and not CONSENT_NAMES.search(f"{key[1] or ''} {key[2] or ''}".lower())
                and not any(boilerplate_by_kind(c) for c in containers[key])}
     if not allowed:
         return frozenset()
