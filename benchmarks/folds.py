@@ -41,6 +41,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -148,20 +149,26 @@ def gaps_by_type(pages: Sequence[PageScore],
 
 
 def corpusbot_mode(mode: str) -> ExtractFn:
-    from corpusbot import extract
+    from corpusbot.commands.eval import ModeExtractor
 
-    return lambda html, url: extract(html, url=url, mode=mode).text
+    return ModeExtractor(mode)
 
 
 def trafilatura_extractor() -> ExtractFn:
+    return trafilatura_text
+
+
+def trafilatura_text(html: bytes, url: str | None) -> str:
     """trafilatura as benchmarks/extraction.py runs it (comments excluded)."""
     import trafilatura
 
-    return lambda html, url: trafilatura.extract(html, url=url, include_comments=False) or ""
+    return trafilatura.extract(html, url=url, include_comments=False) or ""
 
 
-def web2text_cross_validated(folder: Path) -> ExtractFn:
-    """The web2text mode, each page labelled by the fold model that never saw its domain."""
+@functools.cache
+def fold_models(folder: Path) -> dict:
+    """The web2text model of each fold (``train_web2text.py --save-folds``), by fold;
+    read once per process."""
     from corpusbot.extraction.web2text import model as web2text
 
     models = {}
@@ -171,20 +178,31 @@ def web2text_cross_validated(folder: Path) -> ExtractFn:
         models[int(path.stem.removeprefix("fold"))] = web2text.model_from_arrays(arrays)
     if sorted(models) != list(range(K)):
         raise SystemExit(f"{folder}: expected fold0.npz .. fold{K - 1}.npz")
-    return lambda html, url: with_model(html, models[fold_of(url)])
+    return models
 
 
-def with_model(html: bytes, model) -> str:
-    """The ``web2text`` mode's text with ``model`` in place of the shipped one."""
-    from corpusbot.extraction.core import ReadPage, paragraph_text, read_page
-    from corpusbot.extraction.default.composition import drop_headline
-    from corpusbot.extraction.web2text import model as web2text
+@dataclass(frozen=True, slots=True)
+class CrossValidated:
+    """A mode with each page's learned labelling by the fold model that never saw its
+    domain: ``web2text`` itself, and ``default``'s steps that consult it. A class of a
+    folder, not a closure of models, so that ``--jobs`` workers receive it pickled."""
+
+    mode: str
+    folder: Path
+
+    def __call__(self, html: bytes, url: str | None) -> str:
+        return with_model(html, self.mode, fold_models(self.folder)[fold_of(url)])
+
+
+def with_model(html: bytes, mode: str, model) -> str:
+    """The mode's text with ``model`` in place of the shipped one."""
+    from corpusbot.extraction.core import ReadPage, mode_paragraphs, read_page
+    from corpusbot.extraction.modes import LEARNED_MODES
 
     read = read_page(html)
     if not isinstance(read, ReadPage):
         return ""
-    blocks = drop_headline(web2text.select(read.page, model), read.page.title)
-    return "\n\n".join(paragraph_text(b) for b in blocks if b.text)
+    return "\n\n".join(mode_paragraphs(LEARNED_MODES[mode](read.page, model), mode))
 
 
 # ---- report -----------------------------------------------------------------
@@ -242,7 +260,9 @@ def run_report(args: argparse.Namespace) -> int:
     log.info("folds: %s pages", [folds.count(f) for f in range(K)])
     extractors: dict[str, ExtractFn] = {m: corpusbot_mode(m) for m in args.modes}
     if args.web2text_folds:
-        extractors["web2text (CV by domain)"] = web2text_cross_validated(args.web2text_folds)
+        fold_models(args.web2text_folds)  # a missing fold stops the run before it starts
+        for mode in args.modes:
+            extractors[f"{mode} (CV by domain)"] = CrossValidated(mode, args.web2text_folds)
     if "trafilatura" in args.refs:
         extractors["trafilatura"] = trafilatura_extractor()
     runs = {}

@@ -105,11 +105,7 @@ def _extract(
     if isinstance(read, Unread):
         return _empty(mode, read.reason, read.encoding)
     page, guess, encoding = read.page, read.language, read.encoding
-    blocks = [b for b in MODES[mode](page) if b.text]
-    if mode in CLEANED_MODES:
-        paragraphs = cleaned_paragraphs(blocks)
-    else:
-        paragraphs = tuple(map(paragraph_text, blocks))
+    paragraphs = mode_paragraphs(MODES[mode](page), mode)
     if guess.source == language.DECLARED_ONLY and paragraphs:
         # Decided on a sample too short to measure: measure on the text (the decision stays).
         guess = language.measure(guess, "\n\n".join(paragraphs))
@@ -179,6 +175,15 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         on_tree(root)
     except Exception:  # the caller's reading must not cost the page its text
         logger.warning("on_tree failed on a page", exc_info=True)
+
+
+def mode_paragraphs(blocks: Sequence[Block], mode: str) -> tuple[str, ...]:
+    """The paragraphs of the blocks a mode kept, as that mode gives them
+    (``CLEANED_MODES``: ``cleaned_paragraphs``)."""
+    blocks = [b for b in blocks if b.text]
+    if mode in CLEANED_MODES:
+        return cleaned_paragraphs(blocks)
+    return tuple(map(paragraph_text, blocks))
 
 
 def cleaned_paragraphs(blocks: Sequence[Block]) -> tuple[str, ...]:

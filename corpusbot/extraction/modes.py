@@ -35,14 +35,20 @@ def run_precise(page: PageBlocks) -> list[Block]:
     return default.drop_headline(selected, page.title)
 
 
-def run_default(page: PageBlocks) -> list[Block]:
-    """The best measured composition (see ``corpusbot.extraction.default.composition``)."""
-    return default.select(page)
+def run_default(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
+    """The best measured composition (see ``corpusbot.extraction.default.composition``).
+
+    ``model``: the learned labelling some of its steps consult, else the shipped one.
+    """
+    return default.select(page, model)
 
 
-def run_web2text(page: PageBlocks) -> list[Block]:
-    """Learned block scores and Viterbi decoding (Vogels, Ganea, Eickhoff 2018)."""
-    return default.drop_headline(web2text.select(page), page.title)
+def run_web2text(page: PageBlocks, model: web2text.Model | None = None) -> list[Block]:
+    """Learned block scores and Viterbi decoding (Vogels, Ganea, Eickhoff 2018).
+
+    ``model``: else the shipped one.
+    """
+    return default.drop_headline(web2text.select(page, model), page.title)
 
 
 MODE_DEFAULT = "default"
@@ -54,6 +60,13 @@ MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "precise": run_precise,
     "web2text": run_web2text,
 }
+
+LEARNED_MODES: dict[str, Callable[[PageBlocks, web2text.Model | None], list[Block]]] = {
+    "default": run_default,
+    "web2text": run_web2text,
+}
+"""Modes that read the learned model, and take another in place of the shipped one
+(``benchmarks/folds.py`` passes each page the model trained without its domain)."""
 
 CLEANED_MODES = frozenset({"default"})
 """Modes whose text loses soft hyphens and zero-width characters and comes in
