@@ -20,8 +20,11 @@ order. Two uses:
 
 ``report`` gives both ways in one run: for each extractor its F1 on the
 tuning folds, on the held-out folds and on all pages, overall and per page
-type; ``web2text`` both with the shipped model (trained on every page: its
-tuned-on figure) and cross-validated. Beside each type's F1 it gives the
+type; each mode that reads the learned model (``modes.LEARNED_MODES``) both
+with the shipped model (trained on every page: its tuned-on figure) and
+cross-validated: ``web2text`` itself, and ``default``, two of whose steps
+(the headline's learned content, the learned fallback) consult it. Beside
+each type's F1 it gives the
 gap to the reference (trafilatura) with a 95 % interval from resampling
 whole domains (``domain_bootstrap``): a held-out type holds a few dozen
 pages from a few dozen sites, so a gap whose interval spans zero is not
