@@ -263,9 +263,12 @@ def run_report(args: argparse.Namespace) -> int:
     log.info("folds: %s pages", [folds.count(f) for f in range(K)])
     extractors: dict[str, ExtractFn] = {m: corpusbot_mode(m) for m in args.modes}
     if args.web2text_folds:
+        from corpusbot.extraction.modes import LEARNED_MODES
+
         fold_models(args.web2text_folds)  # a missing fold stops the run before it starts
         for mode in args.modes:
-            extractors[f"{mode} (CV by domain)"] = CrossValidated(mode, args.web2text_folds)
+            if mode in LEARNED_MODES:  # the published algorithms read no model
+                extractors[f"{mode} (CV by domain)"] = CrossValidated(mode, args.web2text_folds)
     if "trafilatura" in args.refs:
         extractors["trafilatura"] = trafilatura_extractor()
     runs = {}
