@@ -19,8 +19,9 @@ from __future__ import annotations
 import argparse
 import collections
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from corpusbot import extract
 from corpusbot.eval.goldsets import GoldPage, load_gold
@@ -41,18 +42,25 @@ def markup(html: bytes | str) -> bytes:
 
 def count(name: str) -> collections.Counter:
     """Pages of the set per class and per extraction reason."""
+    return count_pages(load_gold(BENCH / name).pages)
+
+
+def count_pages(pages: Iterable[GoldPage]) -> collections.Counter:
+    """``pages`` per class and per extraction reason."""
     found: collections.Counter = collections.Counter()
     anchored = []
     real = composition.anchor.instead_of_side_box
 
-    def spy(page: PageBlocks, kept: Sequence[Block]) -> list[Block]:
-        out = real(page, kept)
+    # The spy passes on whatever ``select`` passes (the learned model too): a spy with
+    # a narrower signature made every page a crash.
+    def spy(page: PageBlocks, kept: Sequence[Block], *rest: Any) -> list[Block]:
+        out = real(page, kept, *rest)
         anchored.append([id(b) for b in out] != [id(b) for b in kept])
         return out
 
     composition.anchor.instead_of_side_box = spy
     try:
-        for page in load_gold(BENCH / name).pages:
+        for page in pages:
             found.update(page_classes(page, anchored))
     finally:
         composition.anchor.instead_of_side_box = real
