@@ -36,8 +36,9 @@ import warc as bench_warc  # noqa: E402 - the gold pages, beside this script
 
 from corpusbot.corpus.formats import read_records  # noqa: E402
 from corpusbot.corpus.sink import Corpus, CorpusOptions  # noqa: E402
-from corpusbot.dedup.options import DedupOptions  # noqa: E402
+from corpusbot.dedup.backends import open_index  # noqa: E402
 from corpusbot.document import Document  # noqa: E402
+from corpusbot.fingerprints.options import DedupOptions  # noqa: E402
 from corpusbot.page import Page  # noqa: E402
 from corpusbot.processor import Processor, ProcessorOptions  # noqa: E402
 
@@ -64,10 +65,10 @@ def documents() -> list[Document]:
 def write(docs: list[Document], out: Path, fmt: str, compression: str) -> float:
     """Seconds to write ``docs`` into a new corpus at ``out``."""
     shutil.rmtree(out, ignore_errors=True)
-    options = CorpusOptions(format=fmt, compression=compression,
-                            dedup=DedupOptions(levels=frozenset()))
+    options = CorpusOptions(format=fmt, compression=compression)
+    index = open_index("", DedupOptions(levels=frozenset()))
     started = time.perf_counter()
-    with Corpus(out, options) as corpus:
+    with Corpus(out, options, index=index) as corpus:
         for number, doc in enumerate(docs, 1):
             corpus.add(doc)
             if number % COMMIT_DOCUMENTS == 0:

@@ -28,9 +28,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from corpusbot.corpus.sink import Corpus, CorpusOptions  # noqa: E402
-from corpusbot.dedup.options import DedupOptions  # noqa: E402
-from corpusbot.dedup.url import url_key  # noqa: E402
+from corpusbot.dedup.backends import open_index  # noqa: E402
 from corpusbot.document import Document, Rejection  # noqa: E402
+from corpusbot.fingerprints.options import DedupOptions  # noqa: E402
+from corpusbot.fingerprints.url import url_key  # noqa: E402
 from corpusbot.report import write_report  # noqa: E402
 from corpusbot.text import hash64  # noqa: E402
 
@@ -43,8 +44,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 def synthetic(folder: Path, pages: int) -> Path:
     """``pages`` documents, a tenth of them rejected for one of three reasons."""
     rng = random.Random(1)
-    options = CorpusOptions(dedup=DedupOptions(levels=frozenset({"url", "exact"})))
-    with Corpus(folder, options) as corpus:
+    index = open_index("", DedupOptions(levels=frozenset({"url", "exact"})))
+    with Corpus(folder, CorpusOptions(), index=index) as corpus:
         for number in range(pages):
             url = f"https://site{rng.randrange(800)}.example/{number}"
             if rng.random() < 0.1:

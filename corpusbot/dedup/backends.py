@@ -116,6 +116,11 @@ def scheme_of(url: str) -> str:
 
 def open_index(url: str | Path | None, options: DedupOptions) -> IndexFactory:
     """The factory of the index ``url`` names (``""``: the corpus's own SQLite file)."""
+    if not isinstance(url, str | Path | None):
+        # str() of anything would make a path: a DedupOptions given as the URL became an
+        # SQLite file named after its repr in the working folder
+        raise TypeError(f"a dedup index is named by a path or URL, not {type(url).__name__}: "
+                        "give the options as open_index's second argument")
     text = str(url or "")
     scheme = scheme_of(text)
     if scheme not in BACKENDS:

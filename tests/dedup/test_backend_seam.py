@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from corpusbot.cli import main
+from corpusbot.corpus.sink import CorpusOptions
 from corpusbot.dedup import backends
 from corpusbot.dedup.backends import IndexHost, open_index
 from corpusbot.dedup.deduplicator import Deduplicator
@@ -47,3 +48,16 @@ def test_a_new_scheme_needs_one_registration_line(tmp_path: Path,
     assert main(["warc", *inputs, "-o", str(tmp_path / "ref"), "-j", "1", "-q"]) == 0
     assert sorted(r["id"] for r in records(tmp_path / "out")) == sorted(
         r["id"] for r in records(tmp_path / "ref"))
+
+
+def test_dedup_options_given_as_the_index_name_are_refused(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # str() of the options made a path: an SQLite file named after their repr appeared
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match="not DedupOptions"):
+        open_index(DedupOptions(), DedupOptions())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not DedupOptions"):
+        CorpusOptions(dedup=DedupOptions())  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+    assert open_index(tmp_path / "index.sqlite", DedupOptions()).url == str(
+        tmp_path / "index.sqlite")
