@@ -157,10 +157,6 @@ def corpusbot_mode(mode: str) -> ExtractFn:
     return ModeExtractor(mode)
 
 
-def trafilatura_extractor() -> ExtractFn:
-    return trafilatura_text
-
-
 def trafilatura_text(html: bytes, url: str | None) -> str:
     """trafilatura as benchmarks/extraction.py runs it (comments excluded)."""
     import trafilatura
@@ -270,7 +266,7 @@ def run_report(args: argparse.Namespace) -> int:
             if mode in LEARNED_MODES:  # the published algorithms read no model
                 extractors[f"{mode} (CV by domain)"] = CrossValidated(mode, args.web2text_folds)
     if "trafilatura" in args.refs:
-        extractors["trafilatura"] = trafilatura_extractor()
+        extractors["trafilatura"] = trafilatura_text
     runs = {}
     for name, fn in extractors.items():
         log.info("wcxb-dev: %s", name)
