@@ -113,8 +113,17 @@ def justext_stoplists(gold_set: GoldSet) -> Callable[[bytes], frozenset[str]]:
     except ImportError:
         english = frozenset(justext.get_stoplist("English"))
         return lambda html: english
-    by_page = {html: stoplist(lang) for html, lang in gold_languages(gold_set).items()}
-    union = stoplist(None)
+    # jusText caches its stop-word lists by value (an lru_cache), so it needs a hashable
+    # list: corpusbot's are dicts (``StopWords``), made frozensets here, once per language.
+    lists: dict[str | None, frozenset[str]] = {}
+
+    def hashable(lang: str | None) -> frozenset[str]:
+        if lang not in lists:
+            lists[lang] = frozenset(stoplist(lang))
+        return lists[lang]
+
+    by_page = {html: hashable(lang) for html, lang in gold_languages(gold_set).items()}
+    union = hashable(None)
     return lambda html: by_page.get(html, union)
 
 
