@@ -1,7 +1,7 @@
 """The validation protocol for extraction: wcxb-dev in folds by registered domain.
 
     python benchmarks/folds.py report --web2text-folds /tmp/w2t-folds --refs trafilatura
-    python benchmarks/folds.py tune corpusbot.extraction.default.MIN_GROUP_SHARE=0.1,0.2,0.3
+    python benchmarks/folds.py tune corpusbot.extraction.default.composition.MIN_GROUP_SHARE=0.1,0.3
 
 Every page of ``wcxb-dev`` falls in one of ``K`` folds by its registered
 domain (the ICANN public-suffix rule, from tldextract's bundled list, so
