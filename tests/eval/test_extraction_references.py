@@ -1,0 +1,22 @@
+"""``benchmarks/extraction.py``'s references run on real pages instead of failing at the start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpusbot.eval.goldsets import GoldPage, GoldSet
+from tests.conftest import benchmark_modules
+
+PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
+
+
+def test_the_justext_reference_extracts_with_corpusbots_stop_words():
+    # corpusbot's stop-word lists are dicts; jusText caches its lists by value and
+    # raised TypeError (unhashable) on every page of every set when handed one
+    (extraction,) = benchmark_modules("extraction")
+    html = (PAGES / "news_article.html").read_bytes()
+    gold = GoldSet(name="fixture", layout="wcxb", path=PAGES, pages=[GoldPage(
+        key="article", url="https://example.org/article", html=html,
+        body="The city council voted on Tuesday to approve the new budget.")])
+    text = extraction.make_justext(gold)(html, "https://example.org/article")
+    assert text.strip()
