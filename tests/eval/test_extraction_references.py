@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from corpusbot.eval.goldsets import GoldPage, GoldSet
 from tests.conftest import benchmark_modules
 
@@ -13,6 +15,7 @@ PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 def test_the_justext_reference_extracts_with_corpusbots_stop_words():
     # corpusbot's stop-word lists are dicts; jusText caches its lists by value and
     # raised TypeError (unhashable) on every page of every set when handed one
+    pytest.importorskip("justext", reason="the jusText library is a reference (extra dev)")
     (extraction,) = benchmark_modules("extraction")
     html = (PAGES / "news_article.html").read_bytes()
     gold = GoldSet(name="fixture", layout="wcxb", path=PAGES, pages=[GoldPage(
