@@ -27,7 +27,7 @@ broken, missing = {}, {}
 for name in sys.argv[2:]:
     try:
         importlib.import_module(name)
-    except ModuleNotFoundError as exc:
+    except ImportError as exc:
         if (exc.name or "").split(".")[0] == "corpusbot":
             broken[name] = repr(exc)
         else:
