@@ -219,16 +219,17 @@ def _pipeline_seconds(archive: Path) -> float:
 def digest_cost(archive: Path, rounds: int = 5) -> None:
     """What checking WARC-Block-Digest and WARC-Payload-Digest adds to reading ``archive``
     (best of ``rounds``, the plain and gzipped forms), against one pipeline pass."""
-    plain = Path(tempfile.mkdtemp()) / "plain.warc"
-    plain.write_bytes(gzip.decompress(archive.read_bytes()) if archive.suffix == ".gz"
-                      else archive.read_bytes())
-    pipeline = _pipeline_seconds(archive)
-    for path in (archive, plain):
-        off = min(_read_seconds(path, False) for _ in range(rounds))
-        on = min(_read_seconds(path, True) for _ in range(rounds))
-        print(f"{path.name}: read {off:.3f} s unchecked, {on:.3f} s checked: +{on - off:.3f} s"
-              f" = {100 * (on - off) / pipeline:.2f} % of the pipeline ({pipeline:.1f} s)")
-    plain.unlink()
+    with tempfile.TemporaryDirectory() as folder:
+        plain = Path(folder) / "plain.warc"
+        plain.write_bytes(gzip.decompress(archive.read_bytes()) if archive.suffix == ".gz"
+                          else archive.read_bytes())
+        pipeline = _pipeline_seconds(archive)
+        for path in (archive, plain):
+            off = min(_read_seconds(path, False) for _ in range(rounds))
+            on = min(_read_seconds(path, True) for _ in range(rounds))
+            print(f"{path.name}: read {off:.3f} s unchecked, {on:.3f} s checked: "
+                  f"+{on - off:.3f} s = {100 * (on - off) / pipeline:.2f} % of the pipeline "
+                  f"({pipeline:.1f} s)")
 
 
 def main() -> None:
