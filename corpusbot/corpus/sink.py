@@ -296,6 +296,11 @@ class Corpus:
                 "settings of its first run, or write to another folder")
 
     def _release(self) -> None:
+        if self._closed:
+            return
+        # Marked first: a second Ctrl-C landing inside the release (the database already
+        # closed, the flag not yet set) must not send abort() to a closed database.
+        self._closed = True
         try:
             if self._dedup is not None:
                 self._dedup.close()
@@ -305,7 +310,6 @@ class Corpus:
         finally:
             self._db.close()
             os.close(self._lock)
-            self._closed = True
 
 
 def build_manifest(checkpoint: Checkpoint, options: CorpusOptions) -> dict[str, Any]:

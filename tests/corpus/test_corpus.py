@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,6 +114,36 @@ def test_an_abort_keeps_exactly_the_last_commit(tmp_path: Path) -> None:
         assert again.stats["documents"] == 5
         fill(again, range(5, 9))  # re-read after the commit point: nothing is a duplicate
     assert [r["url"] for r in read_shards(tmp_path)] == [make_doc(i).url for i in range(9)]
+
+
+class _InterruptedClose:
+    """The corpus's database connection, whose close is followed by a second Ctrl-C."""
+
+    def __init__(self, connection: object) -> None:
+        self._connection = connection
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._connection, name)
+
+    def close(self) -> None:
+        self._connection.close()
+        raise KeyboardInterrupt
+
+
+def test_a_second_ctrl_c_inside_the_release_leaves_abort_nothing_to_do(tmp_path: Path) -> None:
+    # The CLI calls abort() on any exception: after a close interrupted once the database
+    # was closed, abort() touched the closed connection and ended in a traceback.
+    corpus = Corpus(tmp_path)
+    fill(corpus, range(3))
+    corpus._db = _InterruptedClose(corpus._db)
+    lock = corpus._lock
+    with pytest.raises(KeyboardInterrupt):
+        corpus.close()
+    corpus.abort()
+    os.close(lock)  # what the interrupt kept the release from closing
+    with Corpus(tmp_path) as again:
+        assert again.stats["documents"] == 3
+    assert [r["url"] for r in read_shards(tmp_path)] == [make_doc(i).url for i in range(3)]
 
 
 CRASH = """
