@@ -20,6 +20,7 @@ See benchmarks/README.md for what each column means.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -115,12 +116,9 @@ def justext_stoplists(gold_set: GoldSet) -> Callable[[bytes], frozenset[str]]:
         return lambda html: english
     # jusText caches its stop-word lists by value (an lru_cache), so it needs a hashable
     # list: corpusbot's are dicts (``StopWords``), made frozensets here, once per language.
-    lists: dict[str | None, frozenset[str]] = {}
-
+    @functools.cache
     def hashable(lang: str | None) -> frozenset[str]:
-        if lang not in lists:
-            lists[lang] = frozenset(stoplist(lang))
-        return lists[lang]
+        return frozenset(stoplist(lang))
 
     by_page = {html: hashable(lang) for html, lang in gold_languages(gold_set).items()}
     union = hashable(None)

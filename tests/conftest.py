@@ -12,6 +12,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES_DIR = REPO / "tests" / "fixtures"
+FIXTURE_PAGES = FIXTURES_DIR / "pages"
+"""Whole pages in the shapes of their sites (see its README)."""
 
 
 def bench_dir() -> Path:
@@ -37,4 +39,5 @@ def benchmark_modules(*names: str) -> list[ModuleType]:
 
 from tests.redis_support import redis_port, redis_url  # noqa: E402  (fixtures for every folder)
 
-__all__ = ["bench_dir", "benchmark_modules", "needs_bench", "redis_port", "redis_url"]
+__all__ = ["FIXTURE_PAGES", "bench_dir", "benchmark_modules", "needs_bench", "redis_port",
+           "redis_url"]

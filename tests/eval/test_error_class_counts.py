@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from corpusbot.eval.goldsets import GoldPage
-from tests.conftest import benchmark_modules
+from tests.conftest import FIXTURE_PAGES, benchmark_modules
 
-PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 BLANK_LINES = b" \r\n\t" * 400
 CUT_OFF_SCRIPT = b"  window.dataLayer.push({'event': 'view'});\n});\n</script>\n"
 
@@ -18,11 +15,11 @@ def page(key: str, html: bytes) -> GoldPage:
 
 def test_each_page_is_counted_in_its_classes_and_none_as_a_crash():
     (error_classes,) = benchmark_modules("error_classes")
-    article = (PAGES / "news_article.html").read_bytes()
+    article = (FIXTURE_PAGES / "news_article.html").read_bytes()
     found = error_classes.count_pages([
         page("clean", article),
         page("behind-blank-lines", BLANK_LINES + CUT_OFF_SCRIPT + article),
-        page("short-post", (PAGES / "blog_short_post.html").read_bytes()),
+        page("short-post", (FIXTURE_PAGES / "blog_short_post.html").read_bytes()),
     ])
     assert found["reason=None"] == 3
     assert found["reason=crash"] == 0

@@ -10,17 +10,15 @@ text of pages that the paragraph-based algorithms find hard.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from corpusbot import extract
-
-PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
+from tests.conftest import FIXTURE_PAGES
 
 
 def fixture(name: str) -> bytes:
-    return (PAGES / name).read_bytes()
+    return (FIXTURE_PAGES / name).read_bytes()
 
 
 ARTICLE = fixture("news_article.html")
