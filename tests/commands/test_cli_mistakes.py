@@ -146,11 +146,14 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize(("host", "reason"), [
-    (f"127.0.0.1:{_closed_port()}", "refused"),
+    # the port is found when the test runs: an id fixed at collection stays the same in
+    # every process that collects the suite, and the port is free just before the fetch
+    ("127.0.0.1:{closed_port}", "refused"),
     ("nothing.invalid", "DNS lookup failed"),
 ])
 def test_a_failed_fetch_is_one_line_with_its_url_and_reason(tmp_path: Path, host: str,
                                                             reason: str) -> None:
+    host = host.format(closed_port=_closed_port())
     result = corpusbot("crawl", f"http://{host}/", "-o", str(tmp_path / "out"), "-q", *FAST,
                        "--allow-private-networks")
     assert result.returncode == EXIT_FAILED
