@@ -149,7 +149,6 @@ class HandOverScheduler(Scheduler):
                           busy_key(self.prefix, identity(self.crawler)),
                           busy_seconds(self.heartbeat))
         self._alive()
-        self.server.sadd(f"{self.prefix}workers", self.worker)
         self._publish_dedup_owner()
         self.recovered = self.queue.held()
         if self.recovered:
@@ -243,8 +242,16 @@ class HandOverScheduler(Scheduler):
         return self.holding.pop(number)[1]
 
     def _alive(self) -> None:
-        self.server.set(f"{self.prefix}alive:{self.worker}", b"1",
-                        px=int(self.heartbeat * 1000))
+        """Alive for one more heartbeat, and on the crawl's list of workers.
+
+        The list is renewed with the key: a worker that stalled past its heartbeat (swapping,
+        a loaded machine) was taken for dead and struck off by whoever adopted its requests;
+        off the list, the requests it takes afterwards would never be adopted if it then
+        died, and the crawl would end without them."""
+        with self.server.pipeline(transaction=False) as pipe:
+            pipe.set(f"{self.prefix}alive:{self.worker}", b"1", px=int(self.heartbeat * 1000))
+            pipe.sadd(f"{self.prefix}workers", self.worker)  # after the key: never listed dead
+            pipe.execute()
 
     def _beat(self) -> None:
         self._alive()

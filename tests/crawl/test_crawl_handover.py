@@ -198,6 +198,32 @@ def test_held_requests_stay_until_acknowledged_and_dead_workers_are_adopted(
     assert urls == ["https://a.example/1", "https://a.example/2", "https://a.example/3"]
 
 
+def test_a_worker_taken_for_dead_while_it_stalled_is_adopted_when_it_dies(
+        redis_url: str) -> None:
+    # CI, under load: "one" missed its heartbeat, "two" adopted it and struck it off the
+    # list of workers; "one" went on, took requests and was killed; "two" finished the
+    # crawl without them, because no adoption looked for "one" again.
+    from corpusbot.crawl.redis_handover import HandOverScheduler
+
+    server = _server(redis_url)
+    one = HandOverScheduler.__new__(HandOverScheduler)
+    one.server, one.prefix, one.worker, one.heartbeat = server, "c:", "one", 2.0
+    one.queue = _queue(redis_url, "one")
+    adopt = server.register_script(ADOPT)
+    server.sadd("c:workers", "one")  # as when it opened
+    one._alive()
+    assert server.smembers("c:workers") == {b"one"} and server.pttl("c:alive:one") > 0
+    server.delete("c:alive:one")  # the stall outlasts the key
+    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "two"]) == [b"one", 0]
+    assert not server.sismember("c:workers", "one")
+    one._alive()  # its next beat
+    one.queue.push(Request("https://a.example/taken-after-the-stall"))
+    assert one.queue.take() is not None
+    server.delete("c:alive:one")  # killed now
+    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "two"]) == [b"one", 1]
+    assert one.queue.take()[0].url == "https://a.example/taken-after-the-stall"
+
+
 def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: str) -> None:
     # "two" runs out of work while "one" has just taken a page, before any heartbeat: it
     # must wait, for that page's links may yet be queued (and once it took the crawl for
