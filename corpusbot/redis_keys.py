@@ -118,7 +118,8 @@ class DedupKeys:
 
     def calls(self, owner: str) -> str:
         """``owner``'s last call and its answer, so a call retried after a lost reply is
-        answered, not run twice."""
+        answered, not run twice; and the mark (field ``h``) that another process took over
+        what ``owner`` had not committed (``redis_calls``)."""
         return f"{self.prefix}c:{owner}"
 
 

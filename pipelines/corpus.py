@@ -28,7 +28,9 @@ mark for a page the corpus has not committed.
 A dedup index that stops answering (past its retry time) or lost what this
 corpus committed stops the crawl with one line (finish reason
 ``dedup-index-unavailable``, exit 2): the corpus is left at its last commit,
-which the next run resumes from.
+which the next run resumes from. So does a commit the shared index refuses
+because another process of a shared crawl took this one for dead and took
+over its uncommitted pages (finish reason ``taken-over``).
 """
 
 from __future__ import annotations
@@ -49,8 +51,13 @@ from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.offload import await_future
-from corpusbot.crawl.signals import corpus_committed
-from corpusbot.dedup.backends import IndexFactory, IndexLostError, IndexUnavailableError
+from corpusbot.crawl.signals import TAKEN_OVER, corpus_committed
+from corpusbot.dedup.backends import (
+    IndexFactory,
+    IndexHandedOverError,
+    IndexLostError,
+    IndexUnavailableError,
+)
 from corpusbot.document import Document, Rejection
 from corpusbot.processor import ProcessorOptions
 
@@ -177,14 +184,16 @@ class CorpusPipeline:
         return True
 
     def _stop(self, error: Exception) -> None:
-        """The index failed (the sink thread aborted the corpus): one line, the crawl closing."""
+        """The index failed, or refused a commit (the sink thread aborted the corpus): one
+        line, the crawl closing."""
         logger.error("%s", error)
         self.stopped = True
+        reason = TAKEN_OVER if isinstance(error, IndexHandedOverError) else INDEX_FAILED
         engine = self.crawler.engine
         if hasattr(engine, "close_spider_async"):  # Scrapy 2.14 and later
-            deferred_from_coro(engine.close_spider_async(reason=INDEX_FAILED))
+            deferred_from_coro(engine.close_spider_async(reason=reason))
         else:
-            engine.close_spider(self.crawler.spider, INDEX_FAILED)
+            engine.close_spider(self.crawler.spider, reason)
 
     # -- on the sink thread ------------------------------------------------
 
@@ -212,8 +221,14 @@ class CorpusPipeline:
             raise
 
     def _close(self) -> bool:
-        if self.corpus is None:
+        """Commit and close; False when there was nothing to close or the index refused the
+        commit (the corpus is then back at its last commit, and the error is one line)."""
+        try:
+            self._run_guarded(Corpus.close)
+        except CorpusStoppedError:
             return False
-        self.corpus.close()
+        except (IndexUnavailableError, IndexLostError) as error:
+            logger.error("%s", error)
+            return False
         self.corpus = None
         return True

@@ -55,9 +55,11 @@ def _store(settings: CorpusbotSettings) -> SeenStore:
 class IncrementalMiddleware(BaseSpiderMiddleware):
     """Drop requests for unchanged, already processed articles; remember processed ones."""
 
-    def __init__(self, crawler: Crawler, store: SeenStore, reset_jobdir: bool) -> None:
+    def __init__(self, crawler: Crawler, store: SeenStore, reset_jobdir: bool,
+                 with_corpus: bool = True) -> None:
         super().__init__(crawler)
         self.store = store
+        self.with_corpus = with_corpus
         self.stats = crawler.stats
         self.jobdir = crawler.settings.get("JOBDIR")
         self.reset_jobdir = reset_jobdir
@@ -69,7 +71,8 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         if not settings.getbool("CORPUSBOT_INCREMENTAL_ENABLED"):
             raise NotConfigured("CORPUSBOT_INCREMENTAL_ENABLED is off")
         middleware = cls(crawler, _store(settings),
-                         settings.getbool("CORPUSBOT_INCREMENTAL_RESET_JOBDIR"))
+                         settings.getbool("CORPUSBOT_INCREMENTAL_RESET_JOBDIR"),
+                         settings.getbool("CORPUSBOT_CORPUS_ENABLED"))
         crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(middleware.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(middleware.commit, signal=corpus_committed)
@@ -121,7 +124,11 @@ class IncrementalMiddleware(BaseSpiderMiddleware):
         if self.skipped:
             logger.info("skipped %d pages stored by an earlier run and unchanged",
                         len(self.skipped))
-        self.commit()
+        if not self.with_corpus:
+            self.commit()
+        # With the corpus, its closing commit committed the marks (``corpus_committed``);
+        # marks made since are of pages it did not commit (it stopped on an error, or was
+        # taken over): committed, they would skip those pages in the next run.
         self.store.close()
         if reason == "finished" and self.jobdir and self.reset_jobdir:
             clear_job_state(Path(self.jobdir))

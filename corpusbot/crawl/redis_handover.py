@@ -25,7 +25,10 @@ resumed at its last commit. A worker that does not come back stops
 refreshing its ``alive`` key; once that expires, any other process moves
 its held requests back to the queue and releases the dedup entries its
 uncommitted pages made, so they are not taken for duplicates of
-themselves.
+themselves. A worker that was only silent (stopped, swapping) and goes on
+is refused its next commit by the shared dedup index, stops at its last
+commit (finish reason ``taken-over``) and queues again what it took since:
+the pages it had not committed are the others' now.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from scrapy_redis.scheduler import Scheduler
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.redis_frontier import busy_key, busy_seconds, identity
-from corpusbot.crawl.signals import corpus_committed
+from corpusbot.crawl.signals import TAKEN_OVER, corpus_committed
 
 logger = logging.getLogger(__name__)
 
@@ -60,21 +63,34 @@ redis.call("SET", KEYS[3], "1", "EX", ARGV[1])
 return first
 """
 
-ADOPT = """
+REQUEUE = """
+-- Every request of the held hash `held` back to the queue `queue`, at its priority.
+local function requeue(held, queue)
+  local members = redis.call("HGETALL", held)
+  for i = 1, #members, 2 do redis.call("ZADD", queue, members[i + 1], members[i]) end
+  redis.call("DEL", held)
+  return #members / 2
+end
+"""
+
+ADOPT = REQUEUE + """
 -- KEYS: the workers set, the queue. ARGV: the crawl's key prefix, this worker's name.
 -- Every other worker whose alive key expired: its held requests back to the queue.
 local adopted = {}
 for _, name in ipairs(redis.call("SMEMBERS", KEYS[1])) do
   if name ~= ARGV[2] and redis.call("EXISTS", ARGV[1] .. "alive:" .. name) == 0 then
-    local held = redis.call("HGETALL", ARGV[1] .. "held:" .. name)
-    for i = 1, #held, 2 do redis.call("ZADD", KEYS[2], held[i + 1], held[i]) end
-    redis.call("DEL", ARGV[1] .. "held:" .. name)
+    local count = requeue(ARGV[1] .. "held:" .. name, KEYS[2])
     redis.call("SREM", KEYS[1], name)
     adopted[#adopted + 1] = name
-    adopted[#adopted + 1] = #held / 2
+    adopted[#adopted + 1] = count
   end
 end
 return adopted
+"""
+
+HAND_BACK = REQUEUE + """
+-- KEYS: this worker's held hash, the queue. Everything it holds back to the queue.
+return requeue(KEYS[1], KEYS[2])
 """
 
 
@@ -117,6 +133,11 @@ class HandOverQueue(PriorityQueue):
         self.held_key, self.busy_key, self.busy_for = held_key, busy_key, busy_for
         self._take = self.server.register_script(TAKE)
         self.adopt_script = self.server.register_script(ADOPT)
+        self._hand_back = self.server.register_script(HAND_BACK)
+
+    def hand_back(self) -> int:
+        """Queue again everything this worker holds; how many requests that was."""
+        return int(self._hand_back(keys=[self.held_key, self.key]))
 
 
 class HandOverScheduler(Scheduler):
@@ -166,6 +187,8 @@ class HandOverScheduler(Scheduler):
             self.beat.stop()
         if self.ack_at_close:
             self.settle()
+        if reason == TAKEN_OVER:
+            self._hand_back()
         if not self.holding and not self.recovered:  # nothing left for anyone to take over
             self.server.srem(f"{self.prefix}workers", self.worker)
             self.server.delete(f"{self.prefix}alive:{self.worker}")
@@ -252,6 +275,17 @@ class HandOverScheduler(Scheduler):
             pipe.set(f"{self.prefix}alive:{self.worker}", b"1", px=int(self.heartbeat * 1000))
             pipe.sadd(f"{self.prefix}workers", self.worker)  # after the key: never listed dead
             pipe.execute()
+
+    def _hand_back(self) -> None:
+        """Taken over: what was held before is in the queue already, and what was taken
+        since goes back now, uncommitted. Left held, it would wait for this worker's
+        heartbeat to expire while the others may have stopped."""
+        count = self.queue.hand_back()
+        logger.warning("queued again the %d requests this worker took since it was taken "
+                       "for dead", count)
+        self.stats.inc_value("corpusbot/handover/handed_back", count)
+        self.holding.clear()
+        self.recovered.clear()
 
     def _beat(self) -> None:
         self._alive()

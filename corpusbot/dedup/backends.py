@@ -46,6 +46,10 @@ class IndexLostError(RuntimeError):
     """The index no longer holds what the corpus committed against it (emptied, replaced)."""
 
 
+class IndexHandedOverError(IndexLostError):
+    """Another process took this one for dead and released its uncommitted entries."""
+
+
 class IndexUnavailableError(ConnectionError):
     """The index stopped answering and did not come back within its retry time."""
 

@@ -10,6 +10,12 @@ the owner's last call; when its number is this one's, the stored answer is
 returned and nothing runs again. Otherwise the script runs and its answer
 is stored with the number, in the same atomic call.
 
+The prelude also refuses (``HANDED``) every call of an owner whose
+uncommitted work another process took over (``HANDED_FIELD`` in its calls
+hash, set by ``RedisIndex.abandon``): a crawl process taken for dead while
+it was only stalled must not add, after the others released its entries,
+what would make their redone pages duplicates.
+
 ``Caller.run`` retries a call on a connection error or time-out, pausing
 between tries, until ``retry_seconds`` have passed since the first failure;
 then it raises ``IndexUnavailableError`` with one line. redis-py's own
@@ -25,7 +31,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from corpusbot.dedup.backends import IndexLostError, IndexUnavailableError
+from corpusbot.dedup.backends import IndexHandedOverError, IndexLostError, IndexUnavailableError
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +42,19 @@ a crawl or archive run does not hang unnoticed. Set ``?retry_seconds=`` in the U
 PAUSE_SECONDS = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Pauses between tries: short at first (a blip), then every 2 s."""
 LOST = "CORPUSBOT_INDEX_LOST"
+HANDED = "CORPUSBOT_HANDED_OVER"
+HANDED_FIELD = "h"
+"""The field of an owner's calls hash that marks its uncommitted work as taken over."""
+HANDED_OVER = (
+    "another process took this one for dead (silent past its heartbeat: stopped, swapping, "
+    "a frozen machine) and handed the pages it had not committed to the others: stopped at "
+    "its last commit without them; run it again to go on")
 
 _PRELUDE = """
 local outer = ARGV
 if redis.call("GET", outer[3]) ~= outer[4] then return redis.error_reply("LOST") end
+-- "h": HANDED_FIELD
+if redis.call("HEXISTS", outer[1], "h") == 1 then return redis.error_reply("HANDED") end
 if redis.call("HGET", outer[1], "n") == outer[2] then
   return cjson.decode(redis.call("HGET", outer[1], "a"))
 end
@@ -60,7 +75,7 @@ T = TypeVar("T")
 
 def once(script: str) -> str:
     """``script`` behind the generation check and the answer store (module docstring)."""
-    return _PRELUDE.replace("LOST", LOST).replace("BODY", script)
+    return _PRELUDE.replace("LOST", LOST).replace("HANDED", HANDED).replace("BODY", script)
 
 
 def client(url: str) -> Any:
@@ -104,6 +119,8 @@ class Caller:
             except redis.ResponseError as error:
                 if LOST in str(error):
                     raise IndexLostError(LOST) from None
+                if HANDED in str(error):
+                    raise IndexHandedOverError(HANDED_OVER) from None
                 raise
             except (redis.ConnectionError, redis.TimeoutError) as error:
                 now = time.monotonic()

@@ -78,7 +78,10 @@ class RedisDeduplicator(Deduplicator):
         return self.redis.for_owner(owner).abandon()
 
     def prepare(self) -> None:
-        """In the corpus's transaction: the epoch now committed, and the index's generation."""
+        """In the corpus's transaction: the epoch now committed, and the index's generation;
+        refused (``IndexHandedOverError``) once another process took over this owner's
+        uncommitted pages."""
+        self.redis.check_not_handed_over()
         super().prepare()
         if self._settings is not None:
             self._settings.save_setting(EPOCH, str(self.redis.epoch))

@@ -40,8 +40,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from corpusbot.dedup.backends import IndexHandedOverError
 from corpusbot.dedup.index import IndexMismatchError, built_with
-from corpusbot.dedup.redis_calls import RETRY_SECONDS_DEFAULT, Caller, client, once
+from corpusbot.dedup.redis_calls import (
+    HANDED_FIELD,
+    HANDED_OVER,
+    RETRY_SECONDS_DEFAULT,
+    Caller,
+    client,
+    once,
+)
 from corpusbot.dedup.redis_scripts import (
     ADD,
     ADOPT,
@@ -263,21 +271,39 @@ class RedisIndex:
     def abandon(self) -> int:
         """Release every addition this owner journaled, of every epoch, and its URLs in flight.
 
-        For the folder of a crawl process that died for good: another process
-        redoes its uncommitted pages, which must not count as duplicates of
-        themselves. (An epoch whose SQLite commit landed in the instant before
-        the process died, its journal not yet dropped, is released too.)
+        For the folder of a crawl process taken for dead: another process redoes
+        its uncommitted pages, which must not count as duplicates of themselves.
+        The owner is marked first (``HANDED_FIELD``): a process that was only
+        stalled (swapping, a frozen machine) and goes on is refused every addition
+        from then on, which could make the others' redone pages duplicates, and
+        its next commit (``check_not_handed_over``), which would keep them twice.
+        (An epoch whose SQLite commit landed in the instant before, its journal
+        not yet dropped, is released too.)
         """
+        calls = self.keys.calls(self.owner)
+        with self._client.pipeline(transaction=True) as pipe:
+            pipe.delete(calls)  # its last call's answer: the owner starts again anyway
+            pipe.hset(calls, HANDED_FIELD, b"1")
+            pipe.execute()
         undone = self._release_journal(self.in_flight())
         pattern = self.keys.journal(self.owner, "*")
         for name in list(self._client.scan_iter(match=pattern)):
             undone += self._release_journal(name.decode())
-        self._client.delete(self.keys.calls(self.owner))
         return undone
+
+    def check_not_handed_over(self) -> None:
+        """Raise ``IndexHandedOverError`` when another process released what this owner has
+        not committed yet (``abandon``): committing it now would keep those pages twice."""
+        self.round_trips += 1
+        calls = self.keys.calls(self.owner)
+        if self.calls.run(lambda: self._client.hexists(calls, HANDED_FIELD)):
+            raise IndexHandedOverError(HANDED_OVER)
 
     def recover(self, committed_epoch: int) -> None:
         """Adopt this owner's journals up to ``committed_epoch``; release later ones and
-        the URLs left in flight (their pages were never checked)."""
+        the URLs left in flight (their pages were never checked). A mark of ``abandon`` is
+        cleared: the folder starts again from its last commit."""
+        self._client.hdel(self.keys.calls(self.owner), HANDED_FIELD)
         self._release_journal(self.in_flight())
         pattern = self.keys.journal(self.owner, "*")
         for name in self._client.scan_iter(match=pattern):

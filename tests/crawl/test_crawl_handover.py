@@ -5,10 +5,12 @@ Real processes against the local news site and a real redis-server.
 
 from __future__ import annotations
 
+import signal
 import statistics
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,7 @@ from corpusbot.crawl.redis_frontier import (
 )
 from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
+from corpusbot.redis_keys import PREFIX_DEFAULT
 from tests.crashes import archived_responses
 from tests.crawl.test_crawl_redis import Watched, crawler_process, started_together
 from tests.newssite.client import NewsSite, corpus_records, crawl_stats
@@ -70,12 +73,12 @@ def _started_after_reference(site: NewsSite, out: Path, redis_url: str,
     return started_together(site, out, redis_url, *settings)
 
 
-def _wait_until(condition, seconds: float = 60) -> bool:
+def _wait_until(condition, seconds: float = 60, every: float = 0.05) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return True
-        time.sleep(0.05)
+        time.sleep(every)
     return False
 
 
@@ -84,6 +87,13 @@ def _reference(site: NewsSite, out: Path, redis_url: str) -> Counter[str]:
     _finish(crawler_process(site, out, redis_url, "ref", "CORPUSBOT_REDIS_CRAWL=reference",
                             f"CORPUSBOT_DEDUP_URL={redis_url}?prefix=ref:"))
     return Counter(record["id"] for record in corpus_records(out / "ref"))
+
+
+def _uncommitted(server, worker: str) -> Iterator[bytes]:
+    """The journals of a worker's dedup additions since its last commit (each commit drops
+    them): not empty once it kept a page it has not committed yet."""
+    owner = server.hget("corpusbot:owners", worker)
+    return server.scan_iter(match=f"{PREFIX_DEFAULT}j:{owner.decode()}:*") if owner else iter(())
 
 
 def _merged(out: Path) -> tuple[Counter[str], Counter[str]]:
@@ -143,6 +153,46 @@ def test_a_dead_worker_s_requests_are_taken_over_by_another(tmp_path: Path,
     assert ids == expected and set(ids.values()) == {1}
     assert crawl_stats(out / "two").get("corpusbot/handover/adopted", 0) >= 2
     assert not held.exists("corpusbot:held:one")
+
+
+def test_a_worker_that_stalled_past_its_heartbeat_keeps_none_of_what_was_taken_over(
+        tmp_path: Path, redis_url: str) -> None:
+    # A worker is stopped (SIGSTOP: swapping, a frozen VM) with pages kept but not yet
+    # committed; the other takes it for dead, queues its requests again and releases its
+    # dedup entries. When the stalled one goes on, it must not commit those pages too.
+    server = _server(redis_url)
+    # one commit at the end only: a worker holds every page it kept uncommitted
+    settings = (*SLOW, "CORPUSBOT_REDIS_HEARTBEAT_SECONDS=2",
+                "CORPUSBOT_CORPUS_COMMIT_ITEMS=100000", "CORPUSBOT_CORPUS_COMMIT_SECONDS=3600")
+    with NewsSite(latency=0.5) as site:
+        expected = _reference(site, tmp_path / "reference", redis_url)
+        out = tmp_path / "out"
+        crawlers = dict(zip(("one", "two"),
+                            _started_after_reference(site, out, redis_url, *settings),
+                            strict=True))
+        stalled = ""
+
+        def one_kept_a_page() -> bool:
+            nonlocal stalled
+            stalled = next((name for name in crawlers if any(_uncommitted(server, name))), "")
+            return bool(stalled)
+
+        assert _wait_until(one_kept_a_page, seconds=120, every=0.005)
+        crawlers[stalled].process.send_signal(signal.SIGSTOP)
+        try:
+            assert _wait_until(lambda: not server.exists(f"corpusbot:held:{stalled}"), 30)
+        finally:
+            crawlers[stalled].process.send_signal(signal.SIGCONT)
+        survivor = next(name for name in crawlers if name != stalled)
+        code, errors = crawlers[survivor].finish(timeout=240)
+        assert code == 0, errors
+        code, errors = crawlers[stalled].finish(timeout=240)
+    assert code == 2, errors  # stopped at its last commit
+    assert "took this one for dead" in errors
+    ids, _ = _merged(out)
+    assert ids == expected and set(ids.values()) == {1}
+    assert crawl_stats(out / survivor).get("corpusbot/handover/adopted", 0) >= 1
+    assert not server.exists(f"corpusbot:held:{stalled}")
 
 
 def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: str) -> None:
@@ -249,6 +299,32 @@ def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str
     assert not alive.claim("u", 999)
     assert alive.for_owner("dead").abandon() == 1
     assert alive.claim("u", 999) and not alive.claim("u", 12345)
+
+
+def test_an_owner_taken_over_while_it_stalled_can_neither_add_nor_commit(
+        redis_url: str) -> None:
+    from corpusbot.dedup.backends import IndexHandedOverError
+    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+
+    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
+
+    def connect(owner: str) -> RedisIndex:
+        return RedisIndex.connect(address, owner, 0, bands=16, signature_bytes=64)
+
+    stalled, other = connect("stalled"), connect("other")
+    assert stalled.claim("u", 999)  # a page kept, not committed yet
+    other.for_owner("stalled").abandon()  # taken for dead: its page is the other's to redo
+    assert other.claim("u", 999)
+    # going on, it may not add (its page's text would make the other's redone page a
+    # duplicate), nor commit (both would keep the page)
+    with pytest.raises(IndexHandedOverError, match="took this one for dead"):
+        stalled.claim("t", 5)
+    with pytest.raises(IndexHandedOverError):
+        stalled.check_not_handed_over()
+    assert other.claim("t", 5)
+    again = connect("stalled")  # its folder opened again: it goes on from its last commit
+    again.check_not_handed_over()
+    assert again.claim("t", 6) and not again.claim("u", 999)
 
 
 def test_the_lease_follows_the_sites_file(tmp_path: Path, redis_url: str) -> None:

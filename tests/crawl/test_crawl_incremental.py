@@ -13,6 +13,9 @@ import sys
 import time
 from collections import Counter
 
+import pytest
+
+from corpusbot.crawl.seen import NEW, UNCHANGED
 from tests.newssite.client import (
     REPO,
     TEST_SETTINGS,
@@ -192,3 +195,22 @@ def test_kill_9_of_a_crawl_twice_loses_doubles_and_archives_twice_nothing(tmp_pa
     assert index_agrees(out, documents)
     responses = archived_responses(out)
     assert {responses[f"{site.url}{path}"] for path in manifest["articles"]} == {1}
+
+
+@pytest.mark.parametrize(("with_corpus", "after"), [(True, NEW), (False, UNCHANGED)])
+def test_marks_the_corpus_did_not_commit_are_not_kept(tmp_path, with_corpus, after):
+    # A crawl whose corpus stopped (an index error, a process taken over) closes with marks
+    # of pages it never committed: kept, the next run would skip those pages for good. A
+    # crawl without the corpus has no other commit than the one at its close.
+    from scrapy.utils.test import get_crawler
+
+    from corpusbot.crawl.incremental import IncrementalMiddleware
+    from corpusbot.crawl.seen import SeenStore
+
+    url = "https://news.example/2024/05/a.html"
+    middleware = IncrementalMiddleware(get_crawler(), SeenStore(tmp_path / "seen.sqlite"),
+                                       reset_jobdir=False, with_corpus=with_corpus)
+    middleware.item_dropped({"url": url, "result": "not added, the corpus stopped"},
+                            exception=Exception())
+    middleware.spider_closed("taken-over")
+    assert SeenStore(tmp_path / "seen.sqlite").status(url, None) == after

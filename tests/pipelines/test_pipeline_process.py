@@ -131,6 +131,33 @@ def test_an_idle_crawl_commits_what_it_added_and_says_so(tmp_path):
         corpus.close_spider()
 
 
+def test_a_corpus_taken_over_before_its_closing_commit_closes_in_one_line(
+        tmp_path, redis_url, caplog):
+    # A process of a shared crawl taken for dead while it stalled: the others redo its
+    # uncommitted pages, so its closing commit is refused, in one line, not a traceback.
+    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+
+    crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=100,
+                       CORPUSBOT_DEDUP_URL=redis_url)
+    signalled, process, corpus = _pipelines(crawler)
+    process.open_spider()
+    try:
+        processed = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
+        asyncio.run(corpus.process_item(processed))
+    finally:
+        process.close_spider()
+    other = RedisIndex.connect(RedisAddress.parse(redis_url), "other", 0, bands=16,
+                               signature_bytes=64)
+    owner = corpus.sink.submit(lambda: corpus.corpus.index.owner).result()
+    assert other.for_owner(owner).abandon() > 0
+    corpus.close_spider()
+    assert signalled == []
+    refused = [r for r in caplog.records if "took this one for dead" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].exc_info is None
+    manifest = tmp_path / "manifest.json"
+    assert not manifest.exists() or json.loads(manifest.read_text())["documents"] == 0
+
+
 def test_markup_cuts_are_counted_in_the_crawl_stats_and_the_manifest(tmp_path):
     crawler = _crawler(tmp_path)
     process = build_from_crawler(ProcessPipeline, crawler)
