@@ -51,7 +51,7 @@ from corpusbot.corpus.cadence import CommitCadence
 from corpusbot.corpus.sink import Corpus, CorpusOptions, recorded_options
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.offload import await_future
-from corpusbot.crawl.signals import TAKEN_OVER, corpus_committed
+from corpusbot.crawl.signals import TAKEN_OVER, TAKEN_OVER_STAT, corpus_committed
 from corpusbot.dedup.backends import (
     IndexFactory,
     IndexHandedOverError,
@@ -215,9 +215,11 @@ class CorpusPipeline:
             raise CorpusStoppedError
         try:
             return work(self.corpus)
-        except (IndexUnavailableError, IndexLostError):
+        except (IndexUnavailableError, IndexLostError) as error:
             self.corpus.abort()
             self.corpus = None
+            if isinstance(error, IndexHandedOverError):
+                self.stats.set_value(TAKEN_OVER_STAT, 1)
             raise
 
     def _close(self) -> bool:

@@ -45,7 +45,7 @@ from scrapy_redis.scheduler import Scheduler
 
 from corpusbot.crawl.default_settings import CorpusbotSettings
 from corpusbot.crawl.redis_frontier import busy_key, busy_seconds, identity
-from corpusbot.crawl.signals import TAKEN_OVER, corpus_committed
+from corpusbot.crawl.signals import TAKEN_OVER_STAT, corpus_committed
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class HandOverScheduler(Scheduler):
             self.beat.stop()
         if self.ack_at_close:
             self.settle()
-        if reason == TAKEN_OVER:
+        if self.stats.get_value(TAKEN_OVER_STAT):
             self._hand_back()
         if not self.holding and not self.recovered:  # nothing left for anyone to take over
             self.server.srem(f"{self.prefix}workers", self.worker)

@@ -9,4 +9,9 @@ after it, never before."""
 TAKEN_OVER = "taken-over"
 """The finish reason of a shared crawl's process whose uncommitted pages another process
 took over (it was silent past its heartbeat): the corpus pipeline stops the crawl at its
-last commit, and the hand-over scheduler queues what the process still holds again."""
+last commit."""
+
+TAKEN_OVER_STAT = "corpusbot/handover/taken_over"
+"""Set by the corpus pipeline when the index refused its work as taken over, on the way
+(the crawl then stops with ``TAKEN_OVER``) or at the closing commit (the crawl was ending
+anyway): the hand-over scheduler then queues again what the process still holds."""

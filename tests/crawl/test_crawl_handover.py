@@ -184,15 +184,21 @@ def test_a_worker_that_stalled_past_its_heartbeat_keeps_none_of_what_was_taken_o
         finally:
             crawlers[stalled].process.send_signal(signal.SIGCONT)
         survivor = next(name for name in crawlers if name != stalled)
-        code, errors = crawlers[survivor].finish(timeout=240)
-        assert code == 0, errors
-        code, errors = crawlers[stalled].finish(timeout=240)
-    assert code == 2, errors  # stopped at its last commit
-    assert "took this one for dead" in errors
+        ends = {name: crawlers[name].finish(timeout=240) for name in (survivor, stalled)}
+        code, errors = ends[stalled]
+        assert code == 2, errors  # stopped at its last commit
+        assert "took this one for dead" in errors
+        # On a loaded machine the survivor too may miss its heartbeat while the stalled one
+        # goes on, and be taken over in turn: then both stop. Whoever stopped so is run
+        # again, as the message says, and the crawl ends all the same.
+        for name, (code, errors) in ends.items():
+            if code != 0:
+                assert code == 2 and "took this one for dead" in errors, errors
+                _finish(crawler_process(site, out, redis_url, name, *settings))
     ids, _ = _merged(out)
     assert ids == expected and set(ids.values()) == {1}
-    assert crawl_stats(out / survivor).get("corpusbot/handover/adopted", 0) >= 1
     assert not server.exists(f"corpusbot:held:{stalled}")
+    assert not server.exists(f"corpusbot:held:{survivor}")
 
 
 def test_processes_keep_the_delay_of_the_sites_file(tmp_path: Path, redis_url: str) -> None:
@@ -272,6 +278,19 @@ def test_a_worker_taken_for_dead_while_it_stalled_is_adopted_when_it_dies(
     server.delete("c:alive:one")  # killed now
     assert adopt(keys=["c:workers", one.queue.key], args=["c:", "two"]) == [b"one", 1]
     assert one.queue.take()[0].url == "https://a.example/taken-after-the-stall"
+
+
+def test_a_worker_taken_over_queues_again_what_it_still_holds(redis_url: str) -> None:
+    # What it took after the others took it for dead is not committed either: back to the
+    # queue at once, at its priority, rather than held until its heartbeat expires.
+    server = _server(redis_url)
+    one, two = _queue(redis_url, "one"), _queue(redis_url, "two")
+    for number in range(3):
+        one.push(Request(f"https://a.example/{number}", priority=-number))
+    assert one.take() is not None and one.take() is not None
+    assert one.hand_back() == 2 and not server.exists("c:held:one")
+    assert [two.take()[0].url for _ in range(3)] == [f"https://a.example/{n}" for n in range(3)]
+    assert one.hand_back() == 0
 
 
 def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: str) -> None:

@@ -152,6 +152,8 @@ def test_a_corpus_taken_over_before_its_closing_commit_closes_in_one_line(
     assert other.for_owner(owner).abandon() > 0
     corpus.close_spider()
     assert signalled == []
+    # the hand-over scheduler, closing after the pipelines, queues again what it holds
+    assert crawler.stats.get_value("corpusbot/handover/taken_over") == 1
     refused = [r for r in caplog.records if "took this one for dead" in r.getMessage()]
     assert len(refused) == 1 and refused[0].exc_info is None
     manifest = tmp_path / "manifest.json"
