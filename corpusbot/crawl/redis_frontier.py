@@ -101,8 +101,11 @@ class CompactDupeFilter(RFPDupeFilter):
 
     def request_seen(self, request: Request) -> bool:
         """True when another request with the same fingerprint was seen, by any process."""
-        name, field = place(self.key, self.buckets, int(self.request_fingerprint(request)[:16], 16))
-        return self.server.hsetnx(name, field, "") == 0
+        return self.server.hsetnx(*self.place_of(request), "") == 0
+
+    def place_of(self, request: Request) -> tuple[str, bytes]:
+        """The bucket and field that mark ``request``'s fingerprint seen."""
+        return place(self.key, self.buckets, int(self.request_fingerprint(request)[:16], 16))
 
     def clear(self) -> None:
         for name in self.server.scan_iter(match=f"{self.key}:*"):

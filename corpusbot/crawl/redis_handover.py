@@ -13,9 +13,13 @@ only once its outcome is durable:
   documents they made are in the commit that just ended. A request still
   in progress waits for the next commit. One pipelined round trip per
   commit acknowledges them all;
-- at once, in the same transaction as the push, when the downloader turns
-  it into another request (a retry, a redirect): the new one is queued,
-  the old one is done.
+- at once, in the same step as the push, when the downloader turns it
+  into another request (a retry, a redirect): the new one is queued, the
+  old one is done.
+
+A request is marked seen (the shared fingerprints) in the same Lua step
+that queues it (``PUSH``): a process killed between the two lost the
+request for good, and every page reached only through it.
 
 What a worker still holds when it dies goes back to work: the same worker
 started again (same ``--worker``, same folder) takes its held requests
@@ -26,9 +30,10 @@ refreshing its ``alive`` key; once that expires, any other process moves
 its held requests back to the queue and releases the dedup entries its
 uncommitted pages made, so they are not taken for duplicates of
 themselves. A worker that was only silent (stopped, swapping) and goes on
-is refused its next commit by the shared dedup index, stops at its last
-commit (finish reason ``taken-over``) and queues again what it took since:
-the pages it had not committed are the others' now.
+is refused every addition and its next commit by the shared dedup index
+(``corpusbot.dedup.redis_calls``), stops at its last commit (finish reason
+``taken-over``) and queues again what it took since: the pages it had not
+committed are the others' now.
 """
 
 from __future__ import annotations
@@ -61,6 +66,18 @@ redis.call("ZREM", KEYS[1], first[1])
 redis.call("HSET", KEYS[2], first[1], first[2])
 redis.call("SET", KEYS[3], "1", "EX", ARGV[1])
 return first
+"""
+
+PUSH = """
+-- KEYS: the queue, this worker's held hash, the fingerprint's bucket. ARGV: the score, the
+-- encoded request, the held request it replaces or "", the fingerprint's field or "" (not
+-- filtered). Seen mark, push and acknowledgement in one step: a process killed between
+-- marking a link seen and queueing it lost the link for good (its page, redone, finds the
+-- link seen), and every page reached only through it.
+if ARGV[4] ~= "" and redis.call("HSETNX", KEYS[3], ARGV[4], "") == 0 then return 0 end
+redis.call("ZADD", KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= "" then redis.call("HDEL", KEYS[2], ARGV[3]) end
+return 1
 """
 
 REQUEUE = """
@@ -111,14 +128,15 @@ class HandOverQueue(PriorityQueue):
         first = self._take(keys=[self.key, self.held_key, self.busy_key], args=[self.busy_for])
         return (self._decode_request(first[0]), first[0]) if first else None
 
-    def push(self, request: Request, done: bytes | None = None) -> None:
-        """Queue ``request``; acknowledge the held ``done`` in the same transaction."""
-        with self.server.pipeline(transaction=True) as pipe:
-            pipe.execute_command("ZADD", self.key, -request.priority,
-                                 self._encode_request(request))
-            if done is not None:
-                pipe.hdel(self.held_key, done)
-            pipe.execute()
+    def push(self, request: Request, done: bytes | None = None,
+             seen: tuple[str, bytes] | None = None) -> bool:
+        """Queue ``request`` unless its fingerprint's place ``seen`` (bucket, field) is marked
+        already, then mark it; acknowledge the held ``done`` in the same step. False when
+        it was seen (nothing changed)."""
+        bucket, field = seen or (self.key, b"")
+        return bool(self._push(keys=[self.key, self.held_key, bucket],
+                               args=[-request.priority, self._encode_request(request),
+                                     done or b"", field]))
 
     def ack(self, members: list[bytes]) -> None:
         self.server.hdel(self.held_key, *members)
@@ -132,6 +150,7 @@ class HandOverQueue(PriorityQueue):
     def attach(self, held_key: str, busy_key: str, busy_for: int) -> None:
         self.held_key, self.busy_key, self.busy_for = held_key, busy_key, busy_for
         self._take = self.server.register_script(TAKE)
+        self._push = self.server.register_script(PUSH)
         self.adopt_script = self.server.register_script(ADOPT)
         self._hand_back = self.server.register_script(HAND_BACK)
 
@@ -166,6 +185,10 @@ class HandOverScheduler(Scheduler):
         if not hasattr(self.crawler.engine, "_slot"):
             raise RuntimeError("this Scrapy's engine keeps no requests in progress: "
                                "the Redis hand-over cannot tell finished requests")
+        if not hasattr(self.df, "place_of"):
+            raise RuntimeError(f"DUPEFILTER_CLASS {type(self.df).__name__} cannot mark a "
+                               "request seen in the step that queues it; a shared crawl needs "
+                               "corpusbot.crawl.redis_frontier.CompactDupeFilter")
         self.queue.attach(f"{self.prefix}held:{self.worker}",
                           busy_key(self.prefix, identity(self.crawler)),
                           busy_seconds(self.heartbeat))
@@ -195,11 +218,17 @@ class HandOverScheduler(Scheduler):
         super().close(reason)
 
     def enqueue_request(self, request: Request) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
+        """Queue ``request`` unless it was seen, in one step (``PUSH``)."""
+        parent = self._replaced(request)
+        seen = None if request.dont_filter else self.df.place_of(request)
+        done = None if parent is None else self.holding[parent][1]
+        if not self.queue.push(request, done, seen):
             self.df.log(request, self.spider)
             return False
+        if parent is not None:
+            del self.holding[parent]
+            self.stats.inc_value("corpusbot/handover/acked")
         self.stats.inc_value("scheduler/enqueued/redis")
-        self.queue.push(request, self._replaced(request))
         return True
 
     def next_request(self) -> Request | None:
@@ -251,9 +280,9 @@ class HandOverScheduler(Scheduler):
         self.stats.inc_value("corpusbot/handover/adopted", moved)
         return moved
 
-    def _replaced(self, request: Request) -> bytes | None:
-        """The held request ``request`` was made from by the downloader (a retry or a
-        redirect: its count of those is higher), which it now replaces."""
+    def _replaced(self, request: Request) -> int | None:
+        """The number of the held request ``request`` was made from by the downloader (a
+        retry or a redirect: its count of those is higher), which it replaces once queued."""
         number = request.meta.get(HELD_KEY)
         if number not in self.holding:
             return None
@@ -261,8 +290,7 @@ class HandOverScheduler(Scheduler):
         if not any(request.meta.get(key, 0) > parent.meta.get(key, 0)
                    for key in ("retry_times", "redirect_times")):
             return None  # a link that carries its page's meta along
-        self.stats.inc_value("corpusbot/handover/acked")
-        return self.holding.pop(number)[1]
+        return int(number)
 
     def _alive(self) -> None:
         """Alive for one more heartbeat, and on the crawl's list of workers.

@@ -26,6 +26,7 @@ from scrapy.exceptions import DontCloseSpider
 
 from corpusbot.crawl.redis_frontier import (
     LEASE_MARGIN_SECONDS,
+    CompactDupeFilter,
     SharedIdle,
     SharedPoliteness,
     local_wait,
@@ -291,6 +292,37 @@ def test_a_worker_taken_over_queues_again_what_it_still_holds(redis_url: str) ->
     assert one.hand_back() == 2 and not server.exists("c:held:one")
     assert [two.take()[0].url for _ in range(3)] == [f"https://a.example/{n}" for n in range(3)]
     assert one.hand_back() == 0
+
+
+def test_a_link_is_marked_seen_and_queued_in_one_server_call(redis_url: str) -> None:
+    # Killed between marking a link seen and queueing it, a process lost the link for good:
+    # its page, redone after the restart, found it seen, as did every other page linking to
+    # it; a listing's next page took every article behind it along.
+    server = _server(redis_url)
+    one, two = _queue(redis_url, "one"), _queue(redis_url, "two")
+    fingerprints = CompactDupeFilter(server, "c:fp")
+    assert one.push(Request("https://a.example/"))  # the script is loaded from here on
+    link = Request("https://a.example/list?page=2&s=1")
+    with server.monitor() as monitor:
+        assert one.push(link, seen=fingerprints.place_of(link))
+        one.server.echo("pushed")  # on the connection the push used
+        calls = []
+        while (command := monitor.next_command())["command"] != "ECHO pushed":
+            if command["client_type"] != "lua":  # not a call the script itself makes
+                calls.append(command["command"].split()[0])
+    assert calls == ["EVALSHA"]
+    same = Request("https://a.example/list?s=1&page=2")
+    assert not two.push(same, seen=fingerprints.place_of(same)) and len(two) == 2
+    assert fingerprints.request_seen(same)
+    # a redirect to a page seen already queues nothing and leaves its request held; to a
+    # new page it is queued and its request acknowledged, in that same call
+    taken = [one.take() for _ in range(2)]
+    redirect = Request("https://a.example/list?page=2&s=1", meta={"redirect_times": 1})
+    assert not one.push(redirect, done=taken[0][1], seen=fingerprints.place_of(redirect))
+    assert server.hlen("c:held:one") == 2 and len(one) == 0
+    redirect = Request("https://a.example/list?page=3", meta={"redirect_times": 1})
+    assert one.push(redirect, done=taken[0][1], seen=fingerprints.place_of(redirect))
+    assert [request.url for request, _ in one.held()] == [taken[1][0].url] and len(one) == 1
 
 
 def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: str) -> None:
