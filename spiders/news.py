@@ -75,6 +75,7 @@ class NewsSpider(Spider):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.configure(crawler.settings)
+        crawler.signals.connect(spider.await_robots, signal=signals.spider_opened)
         crawler.signals.connect(spider.robots_received, signal=signals.response_received)
         return spider
 
@@ -114,20 +115,26 @@ class NewsSpider(Spider):
         sites_done: set[str] = set()
         for url in self.start_urls:
             root = site_root(url)
-            discovery: list[Request] = []
+            yield Request(url, callback=self.parse, meta={DEPTH_KEY: 0})
             if root not in sites_done:
                 sites_done.add(root)
-                # Before the start page goes out: its request makes Scrapy fetch
-                # robots.txt, whose Sitemap: lines must find the site awaited.
-                discovery = list(self._discovery_requests(root, self.sites.for_url(url)))
-            yield Request(url, callback=self.parse, meta={DEPTH_KEY: 0})
-            for request in discovery:
-                yield request
+                for request in self._discovery_requests(root, self.sites.for_url(url)):
+                    yield request
+
+    def await_robots(self) -> None:
+        """``spider_opened`` handler: the start sites whose robots.txt, as Scrapy's middleware
+        fetches it, names their sitemaps.
+
+        Here, not in ``start``: in a shared crawl only one process sends the start
+        requests (``StartOnce``), and the sitemaps it was to queue when robots.txt
+        came were lost with it if it was killed first; its start counted as done,
+        so nobody sent them again. Now every process queues them when its own copy
+        of robots.txt comes, and the shared fingerprints keep the first."""
+        if self.use_sitemaps and self._robots_middleware_on():
+            self._awaiting_robots.update(site_root(url) for url in self.start_urls)
 
     def _discovery_requests(self, root: str, site: SiteOptions) -> Iterator[Request]:
-        if self.use_sitemaps and self._robots_middleware_on():
-            self._awaiting_robots.add(root)
-        elif self.use_sitemaps:
+        if self.use_sitemaps and not self._robots_middleware_on():
             yield Request(f"{root}/robots.txt", callback=self.parse_robots,
                           priority=PRIORITY_DISCOVERY, meta={"handle_httpstatus_list": [404, 410]})
         for url in (*site.sitemaps, *site.feeds):

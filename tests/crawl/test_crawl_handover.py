@@ -35,7 +35,7 @@ from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from corpusbot.redis_keys import PREFIX_DEFAULT
 from tests.crashes import archived_responses
-from tests.crawl.test_crawl_redis import Watched, crawler_process, started_together
+from tests.crawl.test_crawl_redis import GATED, Watched, crawler_process, started_together
 from tests.newssite.client import NewsSite, corpus_records, crawl_stats
 
 SLOW = ("CONCURRENT_REQUESTS=2", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
@@ -136,6 +136,27 @@ def test_a_process_killed_and_started_again_loses_and_repeats_nothing(
     assert pages and set(pages.values()) == {1}  # each response archived once
     assert crawl_stats(out / "one").get("corpusbot/handover/recovered", 0) > 0
     assert not held.exists("corpusbot:held:one") and not held.exists("corpusbot:held:two")
+
+
+def test_a_starter_killed_before_robots_txt_came_leaves_no_sitemap_unread(
+        tmp_path: Path, redis_url: str) -> None:
+    # The process that sends the start requests has its start done once the start page is
+    # queued; the sitemaps robots.txt names come later, with robots.txt. Killed in between,
+    # it took them along: started again, it found its start done, the other process had
+    # never awaited them, and the articles only the sitemaps list were in no folder.
+    server = _server(redis_url)
+    with NewsSite(latency=2.0, gated=True) as site:  # robots.txt is not gated: 2 s
+        out = tmp_path / "out"
+        starter = crawler_process(site, out, redis_url, "one", *GATED)
+        assert _wait_until(lambda: server.exists("corpusbot:started:done"), 120)
+        _kill(starter)
+        for crawler in started_together(site, out, redis_url):
+            code, errors = crawler.finish(timeout=240)
+            assert code == 0, errors
+        manifest = site.manifest()
+    stored = {r["url"].removeprefix(site.url) for folder in ("one", "two")
+              for r in corpus_records(out / folder)}
+    assert sorted(stored) == manifest["articles"]
 
 
 def test_a_dead_worker_s_requests_are_taken_over_by_another(tmp_path: Path,
