@@ -188,7 +188,7 @@ class CorpusPipeline:
         line, the crawl closing."""
         logger.error("%s", error)
         self.stopped = True
-        reason = TAKEN_OVER if isinstance(error, IndexHandedOverError) else INDEX_FAILED
+        reason = TAKEN_OVER if self.stats.get_value(TAKEN_OVER_STAT) else INDEX_FAILED
         engine = self.crawler.engine
         if hasattr(engine, "close_spider_async"):  # Scrapy 2.14 and later
             deferred_from_coro(engine.close_spider_async(reason=reason))
