@@ -24,7 +24,8 @@ policy, the same on both paths).
 from __future__ import annotations
 
 import logging
-from concurrent.futures import Future
+import multiprocessing
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -97,8 +98,18 @@ class ProcessPipeline:
                    settings.get("CORPUSBOT_PROCESS_START_METHOD"),
                    settings.getfloat("CORPUSBOT_PROCESS_TIMEOUT_SECONDS"))
 
-    def open_spider(self) -> None:
-        self.pool = WorkerPool(self.processor, self.workers, self.timeout, self.start_method)
+    async def open_spider(self) -> None:
+        if multiprocessing.get_context(self.start_method or None).get_start_method() == "fork":
+            # Forked here, on the reactor thread: a fork beside a running thread risks
+            # deadlocks (corpusbot.pool).
+            self.pool = self._start_pool()
+        else:
+            # The first worker waits for the forkserver to import the pipeline: about 1 s,
+            # several on a loaded machine. Off the reactor thread, the shared crawl's
+            # heartbeat goes on meanwhile; silent past it, the process opening was taken
+            # for dead by the others and stopped at its first commit.
+            with ThreadPoolExecutor(1, thread_name_prefix="corpusbot-pool-start") as starter:
+                self.pool = await await_future(starter.submit(self._start_pool))
         logger.info("processing pages in %d worker process(es)", self.workers)
 
     async def process_item(self, item: Any) -> Any:
@@ -109,6 +120,9 @@ class ProcessPipeline:
         ItemAdapter(item)["result"] = await self._process(page)
         self.stats.inc_value("corpusbot/process/pages")
         return item
+
+    def _start_pool(self) -> WorkerPool:
+        return WorkerPool(self.processor, self.workers, self.timeout, self.start_method)
 
     def close_spider(self) -> None:
         if self.pool is not None:

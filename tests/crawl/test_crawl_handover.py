@@ -5,6 +5,7 @@ Real processes against the local news site and a real redis-server.
 
 from __future__ import annotations
 
+import re
 import signal
 import statistics
 import subprocess
@@ -64,6 +65,20 @@ def _kill(crawler: Watched | subprocess.Popen[str]) -> None:
         if stream is not None:
             stream.close()
     time.sleep(0.5)  # its processing worker notices and exits, freeing the folder
+
+
+def _finished_or_run_again(site: NewsSite, out: Path, redis_url: str, name: str,
+                           end: tuple[int, str], *settings: str) -> None:
+    """Worker ``name`` ended (``end``: its exit code and log) or stopped taken for dead.
+
+    With the 2 s heartbeat of these tests, a loaded machine can make a process miss it
+    while the others go on: it is taken for dead and stops at its last commit (exit 2).
+    That is the protocol at work; the process is run again, as its message says, and the
+    crawl ends all the same."""
+    code, errors = end
+    if code != 0:
+        assert code == 2 and "took this one for dead" in errors, errors
+        _finish(crawler_process(site, out, redis_url, name, *settings))
 
 
 def _started_after_reference(site: NewsSite, out: Path, redis_url: str,
@@ -169,11 +184,12 @@ def test_a_dead_worker_s_requests_are_taken_over_by_another(tmp_path: Path,
         one, two = _started_after_reference(site, out, redis_url, *SLOW, *COMMITS, *beat)
         assert _wait_until(lambda: held.hlen("corpusbot:held:one") >= 2)
         _kill(one)  # and never started again
-        code, errors = two.finish(timeout=240)
-        assert code == 0, errors
+        _finished_or_run_again(site, out, redis_url, "two", two.finish(timeout=240),
+                               *SLOW, *COMMITS, *beat)
     ids, _ = _merged(out)
     assert ids == expected and set(ids.values()) == {1}
-    assert crawl_stats(out / "two").get("corpusbot/handover/adopted", 0) >= 2
+    adopted = re.findall(r"worker one stopped: (\d+) requests", "".join(two.lines))
+    assert adopted and int(adopted[0]) >= 2  # "two" took over what "one" held
     assert not held.exists("corpusbot:held:one")
 
 
@@ -210,13 +226,8 @@ def test_a_worker_that_stalled_past_its_heartbeat_keeps_none_of_what_was_taken_o
         code, errors = ends[stalled]
         assert code == 2, errors  # stopped at its last commit
         assert "took this one for dead" in errors
-        # On a loaded machine the survivor too may miss its heartbeat while the stalled one
-        # goes on, and be taken over in turn: then both stop. Whoever stopped so is run
-        # again, as the message says, and the crawl ends all the same.
-        for name, (code, errors) in ends.items():
-            if code != 0:
-                assert code == 2 and "took this one for dead" in errors, errors
-                _finish(crawler_process(site, out, redis_url, name, *settings))
+        for name, end in ends.items():
+            _finished_or_run_again(site, out, redis_url, name, end, *settings)
     ids, _ = _merged(out)
     assert ids == expected and set(ids.values()) == {1}
     assert not server.exists(f"corpusbot:held:{stalled}")

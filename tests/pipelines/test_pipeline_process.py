@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import gzip
 import json
+import subprocess
+import sys
 from concurrent.futures import Future
 
 import pytest
@@ -22,7 +24,7 @@ from corpusbot.pipelines.corpus import CorpusPipeline
 from corpusbot.pipelines.process import ProcessPipeline, _deliver, _Waiting
 from corpusbot.pool import TIMEOUT, WORKER_CRASH, InlinePool
 from corpusbot.processor import Processor, ProcessorOptions
-from tests.conftest import FIXTURES_DIR
+from tests.conftest import FIXTURES_DIR, REPO
 from tests.test_pool import Deadly
 
 FIXTURES = FIXTURES_DIR / "site" / "articles"
@@ -94,7 +96,7 @@ def test_pages_go_through_the_pool_into_the_corpus(tmp_path):
                 outcomes.append(str(drop).split(":")[0])
         return outcomes
 
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         kept, duplicate, short, other = asyncio.run(run())
     finally:
@@ -117,7 +119,7 @@ def test_an_idle_crawl_commits_what_it_added_and_says_so(tmp_path):
     # unacknowledged (redis_handover acknowledges at each corpus_committed).
     crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=100)
     signalled, process, corpus = _pipelines(crawler)
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         processed = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
         asyncio.run(corpus.process_item(processed))
@@ -140,7 +142,7 @@ def test_a_corpus_taken_over_before_its_closing_commit_closes_in_one_line(
     crawler = _crawler(tmp_path, CORPUSBOT_CORPUS_COMMIT_ITEMS=100,
                        CORPUSBOT_DEDUP_URL=redis_url)
     signalled, process, corpus = _pipelines(crawler)
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         processed = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
         asyncio.run(corpus.process_item(processed))
@@ -175,7 +177,7 @@ def test_markup_cuts_are_counted_in_the_crawl_stats_and_the_manifest(tmp_path):
             except DropItem:
                 pass
 
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         asyncio.run(run())
     finally:
@@ -206,7 +208,7 @@ def _process_all(process: ProcessPipeline, items: list) -> list:
     async def run():
         return await asyncio.gather(*(process.process_item(item) for item in items))
 
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         return asyncio.run(run())
     finally:
@@ -233,7 +235,7 @@ def test_a_dead_worker_costs_only_its_page_and_the_pool_starts_again(tmp_path):
         first = await asyncio.gather(*(process.process_item(item) for item in before + deadly))
         return first, await process.process_item(after[0])
 
-    process.open_spider()
+    asyncio.run(process.open_spider())
     try:
         first, last = asyncio.run(run())
     finally:
@@ -325,3 +327,51 @@ def _records(out) -> list[dict]:
         with gzip.open(shard, "rt", encoding="utf-8") as lines:
             records += [json.loads(line) for line in lines]
     return records
+
+
+OPENING = """
+import asyncio, json, sys, time
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+from corpusbot.crawl.addon import Addon
+from corpusbot.pipelines.process import ProcessPipeline
+
+crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "CORPUSBOT_OUTPUT_DIR": sys.argv[1],
+                                     "CORPUSBOT_PROCESS_WORKERS": 1,
+                                     "CORPUSBOT_CONTACT": "tests@corpusbot.invalid"})
+process = build_from_crawler(ProcessPipeline, crawler)
+
+async def opening():
+    ticks, opened = [time.monotonic()], asyncio.Event()
+
+    async def tick():
+        while not opened.is_set():
+            await asyncio.sleep(0.01)
+            ticks.append(time.monotonic())
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    start = time.monotonic()
+    await process.open_spider()
+    took = time.monotonic() - start
+    opened.set()
+    await ticker
+    return took, max(b - a for a, b in zip(ticks, ticks[1:]))
+
+took, longest = asyncio.run(opening())
+process.close_spider()
+print(json.dumps({"took": took, "longest": longest}))
+"""
+
+
+def test_the_event_loop_goes_on_while_the_workers_start(tmp_path):
+    # A shared crawl's heartbeat runs on the reactor. The first worker waits for the
+    # forkserver to import the pipeline (about 1 s, several on a loaded machine); done on
+    # the reactor thread, that silenced the heartbeat, and a process was taken for dead by
+    # the others as it opened. A fresh interpreter: its forkserver is not running yet.
+    done = subprocess.run([sys.executable, "-c", OPENING, str(tmp_path)], check=False,
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    timing = json.loads(done.stdout.splitlines()[-1])
+    assert timing["took"] > 0.2  # the forkserver's import: long enough to tell
+    assert timing["longest"] < timing["took"] / 2, timing
