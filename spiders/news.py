@@ -125,11 +125,11 @@ class NewsSpider(Spider):
         """``spider_opened`` handler: the start sites whose robots.txt, as Scrapy's middleware
         fetches it, names their sitemaps.
 
-        Here, not in ``start``: in a shared crawl only one process sends the start
-        requests (``StartOnce``), and the sitemaps it was to queue when robots.txt
-        came were lost with it if it was killed first; its start counted as done,
-        so nobody sent them again. Now every process queues them when its own copy
-        of robots.txt comes, and the shared fingerprints keep the first."""
+        Here, in every process, not in ``start``: in a shared crawl only one process
+        sends the start requests (``StartOnce``), and its start counts as done before
+        robots.txt comes. Killed in between, it would take the sitemaps along. So
+        every process queues them when its own copy of robots.txt comes, and the
+        shared fingerprints keep the first."""
         if self.use_sitemaps and self._robots_middleware_on():
             self._awaiting_robots.update(site_root(url) for url in self.start_urls)
 

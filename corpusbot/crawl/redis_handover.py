@@ -73,9 +73,12 @@ PUSH = """
 -- encoded request, the held request it replaces or "", the fingerprint's field or "" (not
 -- filtered). Seen mark, push and acknowledgement in one step: a process killed between
 -- marking a link seen and queueing it lost the link for good (its page, redone, finds the
--- link seen), and every page reached only through it.
-if ARGV[4] ~= "" and redis.call("HSETNX", KEYS[3], ARGV[4], "") == 0 then return 0 end
+-- link seen), and every page reached only through it. Marked after the push: a command
+-- that fails stops the script without undoing what ran before it, and a link queued but
+-- not marked is at worst queued twice, never lost.
+if ARGV[4] ~= "" and redis.call("HEXISTS", KEYS[3], ARGV[4]) == 1 then return 0 end
 redis.call("ZADD", KEYS[1], ARGV[1], ARGV[2])
+if ARGV[4] ~= "" then redis.call("HSET", KEYS[3], ARGV[4], "") end
 if ARGV[3] ~= "" then redis.call("HDEL", KEYS[2], ARGV[3]) end
 return 1
 """

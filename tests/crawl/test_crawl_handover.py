@@ -357,6 +357,24 @@ def test_a_link_is_marked_seen_and_queued_in_one_server_call(redis_url: str) -> 
     assert [request.url for request, _ in one.held()] == [taken[1][0].url] and len(one) == 1
 
 
+def test_a_push_that_fails_leaves_its_link_unmarked(redis_url: str) -> None:
+    # A command that fails stops a Lua script without undoing the commands before it: a
+    # link marked seen before a push that failed would never be queued by anyone.
+    import redis
+
+    server = _server(redis_url)
+    one = _queue(redis_url, "one")
+    fingerprints = CompactDupeFilter(server, "c:fp")
+    link = Request("https://a.example/list?page=2")
+    server.set(one.key, b"not a queue")  # a foreign key where the queue should be
+    with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        one.push(link, seen=fingerprints.place_of(link))
+    assert not server.hexists(*fingerprints.place_of(link))
+    server.delete(one.key)
+    assert one.push(link, seen=fingerprints.place_of(link)) and len(one) == 1
+    assert server.hexists(*fingerprints.place_of(link))
+
+
 def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: str) -> None:
     # "two" runs out of work while "one" has just taken a page, before any heartbeat: it
     # must wait, for that page's links may yet be queued (and once it took the crawl for
