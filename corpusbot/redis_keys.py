@@ -122,6 +122,10 @@ class DedupKeys:
         what ``owner`` had not committed (``redis_calls``)."""
         return f"{self.prefix}c:{owner}"
 
+    def committing(self, owner: str) -> str:
+        """Set while ``owner`` commits (``RedisIndex.begin_commit``), with a time to live."""
+        return f"{self.prefix}k:{owner}"
+
 
 class CrawlKeys:
     """The names of a shared crawl's keys under its name (``CORPUSBOT_REDIS_CRAWL``)."""

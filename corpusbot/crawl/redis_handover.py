@@ -26,14 +26,16 @@ started again (same ``--worker``, same folder) takes its held requests
 first, before the queue; its archive already holds the responses it wrote,
 which are not written again (``corpusbot.archive.resume``), and its corpus
 resumed at its last commit. A worker that does not come back stops
-refreshing its ``alive`` key; once that expires, any other process moves
-its held requests back to the queue and releases the dedup entries its
-uncommitted pages made, so they are not taken for duplicates of
-themselves. A worker that was only silent (stopped, swapping) and goes on
-is refused every addition and its next commit by the shared dedup index
+refreshing its ``alive`` key; once that expires, any other process releases
+the dedup entries its uncommitted pages made, so they are not taken for
+duplicates of themselves, then moves its held requests back to the queue.
+A worker that was only silent (stopped, swapping) and goes on is refused
+every addition and its next commit by the shared dedup index
 (``corpusbot.dedup.redis_calls``), stops at its last commit (finish reason
 ``taken-over``) and queues again what it took since: the pages it had not
-committed are the others' now.
+committed are the others' now. One silent in the middle of a commit is
+waited for, up to a minute: its commit may have landed, and the others
+would keep its pages again.
 """
 
 from __future__ import annotations
@@ -93,19 +95,30 @@ local function requeue(held, queue)
 end
 """
 
-ADOPT = REQUEUE + """
--- KEYS: the workers set, the queue. ARGV: the crawl's key prefix, this worker's name.
--- Every other worker whose alive key expired: its held requests back to the queue.
-local adopted = {}
+SILENT = """
+-- KEYS: the workers set. ARGV: the crawl's key prefix, this worker's name. Every other
+-- worker whose alive key expired.
+local silent = {}
 for _, name in ipairs(redis.call("SMEMBERS", KEYS[1])) do
   if name ~= ARGV[2] and redis.call("EXISTS", ARGV[1] .. "alive:" .. name) == 0 then
-    local count = requeue(ARGV[1] .. "held:" .. name, KEYS[2])
-    redis.call("SREM", KEYS[1], name)
-    adopted[#adopted + 1] = name
-    adopted[#adopted + 1] = count
+    silent[#silent + 1] = name
   end
 end
-return adopted
+return silent
+"""
+
+ADOPT = REQUEUE + """
+-- KEYS: the workers set, the queue. ARGV: the crawl's key prefix, a worker's name. Its
+-- held requests back to the queue, and its name off the list: how many (-1 when it is
+-- alive again, or another process adopted it first).
+local name = ARGV[2]
+if redis.call("SISMEMBER", KEYS[1], name) == 0
+    or redis.call("EXISTS", ARGV[1] .. "alive:" .. name) == 1 then
+  return -1
+end
+local count = requeue(ARGV[1] .. "held:" .. name, KEYS[2])
+redis.call("SREM", KEYS[1], name)
+return count
 """
 
 HAND_BACK = REQUEUE + """
@@ -154,6 +167,7 @@ class HandOverQueue(PriorityQueue):
         self.held_key, self.busy_key, self.busy_for = held_key, busy_key, busy_for
         self._take = self.server.register_script(TAKE)
         self._push = self.server.register_script(PUSH)
+        self.silent_script = self.server.register_script(SILENT)
         self.adopt_script = self.server.register_script(ADOPT)
         self._hand_back = self.server.register_script(HAND_BACK)
 
@@ -268,18 +282,30 @@ class HandOverScheduler(Scheduler):
             raise DontCloseSpider("took over the requests of a stopped worker")
 
     def adopt(self) -> int:
-        """Move the held requests of workers whose heartbeat expired back to the queue."""
-        answer = self.queue.adopt_script(
-            keys=[f"{self.prefix}workers", self.queue.key], args=[self.prefix, self.worker])
+        """Queue again the held requests of workers whose heartbeat expired.
+
+        The dedup entries of a worker's uncommitted pages are released first, and its
+        requests queued after: the other way round, a page redone at once could find its
+        own entries and be dropped as a copy, and an adopter killed in between left them
+        so for good. A worker silent in the middle of a commit is left to a later beat
+        (``RedisIndex.abandon``): it may be only stalled, with its commit landed."""
+        workers = f"{self.prefix}workers"
         moved = 0
-        for name, count in zip(answer[::2], answer[1::2], strict=True):
-            released = self._release_dedup(name.decode())
-            if not count and not released:
-                continue  # it had stopped with nothing held
+        for name in (raw.decode() for raw in self.queue.silent_script(
+                keys=[workers], args=[self.prefix, self.worker])):
+            released = self._release_dedup(name)
+            if released is None:
+                logger.info("worker %s went silent in the middle of a commit: waiting for "
+                            "it", name)
+                continue
+            count = int(self.queue.adopt_script(keys=[workers, self.queue.key],
+                                                args=[self.prefix, name]))
+            if count < 0 or not (count or released):
+                continue  # alive again or adopted by another process; or it held nothing
             logger.warning("worker %s stopped: %d requests it held are queued again, %d "
                            "dedup entries of its uncommitted pages released",
-                           name.decode(), count, released)
-            moved += int(count)
+                           name, count, released)
+            moved += count
         self.stats.inc_value("corpusbot/handover/adopted", moved)
         return moved
 
@@ -328,11 +354,13 @@ class HandOverScheduler(Scheduler):
         if index is not None:
             self.server.hset(f"{self.prefix}owners", self.worker, index.owner)
 
-    def _release_dedup(self, name: str) -> int:
+    def _release_dedup(self, name: str) -> int | None:
+        """Release the dedup entries of worker ``name``'s uncommitted pages: how many, or
+        None while a commit of its is under way."""
         index, owner = self._dedup_index(), self.server.hget(f"{self.prefix}owners", name)
         if index is None or owner is None:
             return 0
-        return int(index.abandon(owner.decode()))
+        return index.abandon(owner.decode())
 
     def _dedup_index(self) -> Any:
         """The shared dedup index of this process's corpus (None without one): the one whose

@@ -73,15 +73,16 @@ class RedisDeduplicator(Deduplicator):
         """This corpus folder's name in the shared index."""
         return self.redis.owner
 
-    def abandon(self, owner: str) -> int:
-        """Release everything ``owner`` (another folder, dead for good) journaled."""
+    def abandon(self, owner: str) -> int | None:
+        """Release everything ``owner`` (another folder, dead for good) journaled; None
+        while a commit of it is under way (``RedisIndex.abandon``)."""
         return self.redis.for_owner(owner).abandon()
 
     def prepare(self) -> None:
         """In the corpus's transaction: the epoch now committed, and the index's generation;
         refused (``IndexHandedOverError``) once another process took over this owner's
         uncommitted pages."""
-        self.redis.check_not_handed_over()
+        self.redis.begin_commit()
         super().prepare()
         if self._settings is not None:
             self._settings.save_setting(EPOCH, str(self.redis.epoch))

@@ -51,8 +51,10 @@ from corpusbot.dedup.redis_calls import (
     once,
 )
 from corpusbot.dedup.redis_scripts import (
+    ABANDON,
     ADD,
     ADOPT,
+    BEGIN_COMMIT,
     CLAIM,
     CLAIM_IN_FLIGHT,
     COPY,
@@ -71,6 +73,10 @@ from corpusbot.redis_keys import (
 logger = logging.getLogger(__name__)
 
 SCHEMES = ("redis", "rediss", "unix")
+COMMITTING_SECONDS = 60.0
+"""How long an owner's commit counts as under way (``begin_commit``) unless it ends first:
+far longer than a commit takes, short enough that the work of an owner that died in one is
+taken over within a minute."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -142,6 +148,7 @@ class RedisIndex:
         self._add, self._copy, self._reown = register(once(ADD)), register(once(COPY)), \
             register(once(REOWN))
         self._adopt, self._release = register(ADOPT), register(RELEASE)
+        self._begin_commit, self._abandon = register(BEGIN_COMMIT), register(ABANDON)
 
     @classmethod
     def connect(cls, address: RedisAddress, owner: str, committed_epoch: int, *,
@@ -243,10 +250,11 @@ class RedisIndex:
         return {o: int(n) for o, n in zip(owners, counts, strict=True) if n and int(n) > 0}
 
     def committed(self) -> None:
-        """The owner's SQLite commit of ``epoch`` is durable: its additions now count."""
+        """The owner's SQLite commit of ``epoch`` is durable: its additions now count, and
+        its commit is no longer under way."""
         self.round_trips += 1
-        journal = self.journal()
-        self.calls.run(lambda: self._client.delete(journal))
+        journal, mark = self.journal(), self.keys.committing(self.owner)
+        self.calls.run(lambda: self._client.delete(journal, mark))
         self.epoch += 1
 
     def release(self, epoch: int | None = None, *, retry: bool = True) -> int:
@@ -254,7 +262,11 @@ class RedisIndex:
         the URLs still in flight)."""
         journals = [self.journal(epoch)] if epoch is not None else [
             self.journal(), self.in_flight()]
-        return sum(self._release_journal(name, retry=retry) for name in journals)
+        undone = sum(self._release_journal(name, retry=retry) for name in journals)
+        if epoch is None:  # an abort: no commit of this owner is under way any more
+            mark = self.keys.committing(self.owner)
+            self.calls.run(lambda: self._client.delete(mark), retry=retry)
+        return undone
 
     def _release_journal(self, name: str, *, retry: bool = True) -> int:
         self.round_trips += 1
@@ -268,35 +280,38 @@ class RedisIndex:
         sibling.owner = owner
         return sibling
 
-    def abandon(self) -> int:
-        """Release every addition this owner journaled, of every epoch, and its URLs in flight.
+    def abandon(self) -> int | None:
+        """Release every addition this owner journaled, of every epoch, and its URLs in
+        flight; None, releasing nothing, while a commit of the owner is under way.
 
         For the folder of a crawl process taken for dead: another process redoes
         its uncommitted pages, which must not count as duplicates of themselves.
         The owner is marked first (``HANDED_FIELD``): a process that was only
         stalled (swapping, a frozen machine) and goes on is refused every addition
         from then on, which could make the others' redone pages duplicates, and
-        its next commit (``check_not_handed_over``), which would keep them twice.
-        (An epoch whose SQLite commit landed in the instant before, its journal
-        not yet dropped, is released too.)
+        its next commit (``begin_commit``), which would keep them twice. An owner
+        that stalled inside a commit may have landed it in SQLite: released, that
+        epoch's pages would be kept again by the others. So its commit mark is
+        waited for, up to ``COMMITTING_SECONDS``.
         """
         calls = self.keys.calls(self.owner)
-        with self._client.pipeline(transaction=True) as pipe:
-            pipe.delete(calls)  # its last call's answer: the owner starts again anyway
-            pipe.hset(calls, HANDED_FIELD, b"1")
-            pipe.execute()
+        if not self.calls.run(lambda: self._abandon(
+                keys=[calls, self.keys.committing(self.owner)])):
+            return None
         undone = self._release_journal(self.in_flight())
         pattern = self.keys.journal(self.owner, "*")
         for name in list(self._client.scan_iter(match=pattern)):
             undone += self._release_journal(name.decode())
         return undone
 
-    def check_not_handed_over(self) -> None:
-        """Raise ``IndexHandedOverError`` when another process released what this owner has
-        not committed yet (``abandon``): committing it now would keep those pages twice."""
+    def begin_commit(self) -> None:
+        """Before the owner's SQLite commit: mark it under way (``abandon`` waits for it),
+        or raise ``IndexHandedOverError`` when another process released what this owner
+        has not committed yet: committing it now would keep those pages twice."""
         self.round_trips += 1
-        calls = self.keys.calls(self.owner)
-        if self.calls.run(lambda: self._client.hexists(calls, HANDED_FIELD)):
+        keys = [self.keys.calls(self.owner), self.keys.committing(self.owner)]
+        milliseconds = int(COMMITTING_SECONDS * 1000)
+        if not self.calls.run(lambda: self._begin_commit(keys=keys, args=[milliseconds])):
             raise IndexHandedOverError(HANDED_OVER)
 
     def recover(self, committed_epoch: int) -> None:
@@ -304,6 +319,7 @@ class RedisIndex:
         the URLs left in flight (their pages were never checked). A mark of ``abandon`` is
         cleared: the folder starts again from its last commit."""
         self._client.hdel(self.keys.calls(self.owner), HANDED_FIELD)
+        self._client.delete(self.keys.committing(self.owner))  # it died in a commit
         self._release_journal(self.in_flight())
         pattern = self.keys.journal(self.owner, "*")
         for name in self._client.scan_iter(match=pattern):

@@ -276,3 +276,21 @@ end
 redis.call("DEL", journal)
 return #items
 """
+
+BEGIN_COMMIT = """
+-- KEYS: the owner's calls hash, its commit mark. ARGV: how long the mark lasts (ms).
+-- Refused (0) once the owner was taken over ("h": HANDED_FIELD); else its commit is marked
+-- as under way, in the same step: no takeover can fall between the check and the mark.
+if redis.call("HEXISTS", KEYS[1], "h") == 1 then return 0 end
+redis.call("SET", KEYS[2], "1", "PX", ARGV[1])
+return 1
+"""
+
+ABANDON = """
+-- KEYS: the owner's calls hash, its commit mark. Mark the owner taken over (1), unless
+-- it is committing (0): it may be only stalled, its commit landed or about to.
+if redis.call("EXISTS", KEYS[2]) == 1 then return 0 end
+redis.call("DEL", KEYS[1])
+redis.call("HSET", KEYS[1], "h", "1")
+return 1
+"""

@@ -32,7 +32,7 @@ from corpusbot.crawl.redis_frontier import (
     SharedPoliteness,
     local_wait,
 )
-from corpusbot.crawl.redis_handover import ADOPT, HandOverQueue
+from corpusbot.crawl.redis_handover import ADOPT, SILENT, HandOverQueue
 from corpusbot.crawl.sites import load_site_config
 from corpusbot.redis_keys import PREFIX_DEFAULT
 from tests.crashes import archived_responses
@@ -276,12 +276,15 @@ def test_held_requests_stay_until_acknowledged_and_dead_workers_are_adopted(
     assert [request.url for request, _ in one.held()] == ["https://a.example/2"]
     server.sadd("c:workers", "one", "two")
     server.set("c:alive:two", b"1")
-    adopt = server.register_script(ADOPT)
+    silent, adopt = server.register_script(SILENT), server.register_script(ADOPT)
     # "one" is alive: nothing moves; once its key is gone, its request goes back
     server.set("c:alive:one", b"1")
-    assert adopt(keys=["c:workers", two.key], args=["c:", "two"]) == []
+    assert silent(keys=["c:workers"], args=["c:", "two"]) == []
+    assert adopt(keys=["c:workers", two.key], args=["c:", "one"]) == -1
     server.delete("c:alive:one")
-    assert adopt(keys=["c:workers", two.key], args=["c:", "two"]) == [b"one", 1]
+    assert silent(keys=["c:workers"], args=["c:", "two"]) == [b"one"]
+    assert adopt(keys=["c:workers", two.key], args=["c:", "one"]) == 1
+    assert adopt(keys=["c:workers", two.key], args=["c:", "one"]) == -1  # adopted once
     assert not server.exists("c:held:one") and len(two) == 3
     urls = sorted(two.take()[0].url for _ in range(3))
     assert urls == ["https://a.example/1", "https://a.example/2", "https://a.example/3"]
@@ -303,13 +306,13 @@ def test_a_worker_taken_for_dead_while_it_stalled_is_adopted_when_it_dies(
     one._alive()
     assert server.smembers("c:workers") == {b"one"} and server.pttl("c:alive:one") > 0
     server.delete("c:alive:one")  # the stall outlasts the key
-    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "two"]) == [b"one", 0]
+    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "one"]) == 0
     assert not server.sismember("c:workers", "one")
     one._alive()  # its next beat
     one.queue.push(Request("https://a.example/taken-after-the-stall"))
     assert one.queue.take() is not None
     server.delete("c:alive:one")  # killed now
-    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "two"]) == [b"one", 1]
+    assert adopt(keys=["c:workers", one.queue.key], args=["c:", "one"]) == 1
     assert one.queue.take()[0].url == "https://a.example/taken-after-the-stall"
 
 
@@ -421,11 +424,83 @@ def test_an_owner_taken_over_while_it_stalled_can_neither_add_nor_commit(
     with pytest.raises(IndexHandedOverError, match="took this one for dead"):
         stalled.claim("t", 5)
     with pytest.raises(IndexHandedOverError):
-        stalled.check_not_handed_over()
+        stalled.begin_commit()
     assert other.claim("t", 5)
     again = connect("stalled")  # its folder opened again: it goes on from its last commit
-    again.check_not_handed_over()
+    again.begin_commit()
     assert again.claim("t", 6) and not again.claim("u", 999)
+
+
+def _index(redis_url: str, owner: str):
+    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+
+    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
+    return RedisIndex.connect(address, owner, 0, bands=16, signature_bytes=64)
+
+
+def test_an_owner_silent_in_the_middle_of_a_commit_is_waited_for(redis_url: str) -> None:
+    # Stalled between its SQLite commit and dropping that epoch's journal, an owner taken
+    # over had the epoch released: the others redid its pages, and both kept them.
+    server = _server(redis_url)
+    stalled, other = _index(redis_url, "stalled"), _index(redis_url, "other")
+    assert stalled.claim("u", 999)  # a page kept
+    stalled.begin_commit()  # and silent from here: its SQLite commit may have landed
+    assert other.for_owner("stalled").abandon() is None  # not taken over, nothing released
+    assert not other.claim("u", 999)
+    stalled.committed()  # it goes on: that epoch counts for good
+    assert stalled.claim("t", 5)
+    assert other.for_owner("stalled").abandon() == 1  # later: the open epoch only
+    assert not other.claim("u", 999) and other.claim("t", 5)
+    # one that died in a commit is taken over once its mark expires
+    dead = _index(redis_url, "dead")
+    assert dead.claim("u", 1000)
+    dead.begin_commit()
+    assert other.for_owner("dead").abandon() is None
+    server.pexpire(dead.keys.committing("dead"), 1)
+    time.sleep(0.05)
+    assert other.for_owner("dead").abandon() == 1 and other.claim("u", 1000)
+
+
+def test_a_silent_worker_s_entries_are_released_before_its_requests_are_queued_again(
+        redis_url: str) -> None:
+    # Queued first, a page redone at once could find its own entries and be dropped as a
+    # copy; an adopter killed between the two left them so for good.
+    from scrapy.utils.test import get_crawler
+
+    from corpusbot.crawl.redis_handover import HandOverScheduler
+
+    server = _server(redis_url)
+    silent, mine = _index(redis_url, "owner-one"), _index(redis_url, "owner-two")
+    one = _queue(redis_url, "one")
+    one.push(Request("https://a.example/article"))
+    assert one.take() is not None
+    assert silent.claim("u", 999)  # its page, kept and not committed
+    server.sadd("c:workers", "one", "two")
+    server.hset("c:owners", "one", "owner-one")
+    two = HandOverScheduler.__new__(HandOverScheduler)
+    two.server, two.prefix, two.worker, two.heartbeat = server, "c:", "two", 2.0
+    two.queue, two.stats = _queue(redis_url, "two"), get_crawler().stats
+
+    class Corpus:  # the corpus's dedup index, as the scheduler finds it
+        @staticmethod
+        def abandon(owner: str) -> int | None:
+            return mine.for_owner(owner).abandon()
+
+    two._dedup_index = lambda: Corpus
+    silent.begin_commit()  # silent in the middle of a commit: waited for
+    assert two.adopt() == 0 and server.hlen("c:held:one") == 1
+    server.delete(silent.keys.committing("owner-one"))  # its mark expired: it died there
+    with server.monitor() as monitor:
+        assert two.adopt() == 1
+        server.echo("adopted")
+        order = []
+        while (command := monitor.next_command())["command"] != "ECHO adopted":
+            words = command["command"].split()
+            if words[0] in ("HSET", "HDEL", "ZADD"):
+                order.append(words[0])
+    assert order.index("HDEL") < order.index("ZADD")  # released, then queued
+    assert "HSET" in order[:order.index("ZADD")]  # marked taken over first of all
+    assert mine.claim("u", 999) and len(two.queue) == 1
 
 
 def test_the_lease_follows_the_sites_file(tmp_path: Path, redis_url: str) -> None:
