@@ -329,6 +329,19 @@ def _records(out) -> list[dict]:
     return records
 
 
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_the_other_start_methods_open_the_pool_too(tmp_path, method):
+    # forkserver (the default) starts its workers off the reactor thread; fork on it
+    process = build_from_crawler(
+        ProcessPipeline, _crawler(tmp_path, CORPUSBOT_PROCESS_START_METHOD=method))
+    asyncio.run(process.open_spider())
+    try:
+        item = asyncio.run(process.process_item(PageItem(url=URL, body=_article())))
+    finally:
+        process.close_spider()
+    assert isinstance(item.result, Document)
+
 OPENING = """
 import asyncio, json, sys, time
 from scrapy.utils.misc import build_from_crawler
