@@ -391,12 +391,15 @@ def test_a_worker_counts_as_busy_from_the_instant_it_takes_a_request(redis_url: 
     assert one.take() is None and _server(redis_url).ttl("c:busy:one") > 0
 
 
-def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str) -> None:
+def _index(redis_url: str, owner: str):
     from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 
     address = RedisAddress.parse(f"{redis_url}?capacity=1000")
-    dead = RedisIndex.connect(address, "dead", 0, bands=16, signature_bytes=64)
-    alive = RedisIndex.connect(address, "alive", 0, bands=16, signature_bytes=64)
+    return RedisIndex.connect(address, owner, 0, bands=16, signature_bytes=64)
+
+
+def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str) -> None:
+    dead, alive = _index(redis_url, "dead"), _index(redis_url, "alive")
     assert dead.claim("u", 12345) and dead.claim("t", 777)
     dead.committed()  # epoch 1 committed: stays
     assert dead.claim("u", 999)  # epoch 2, never committed
@@ -408,14 +411,8 @@ def test_abandoning_a_dead_owner_releases_its_uncommitted_entries(redis_url: str
 def test_an_owner_taken_over_while_it_stalled_can_neither_add_nor_commit(
         redis_url: str) -> None:
     from corpusbot.dedup.backends import IndexHandedOverError
-    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
 
-    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
-
-    def connect(owner: str) -> RedisIndex:
-        return RedisIndex.connect(address, owner, 0, bands=16, signature_bytes=64)
-
-    stalled, other = connect("stalled"), connect("other")
+    stalled, other = _index(redis_url, "stalled"), _index(redis_url, "other")
     assert stalled.claim("u", 999)  # a page kept, not committed yet
     other.for_owner("stalled").abandon()  # taken for dead: its page is the other's to redo
     assert other.claim("u", 999)
@@ -426,16 +423,9 @@ def test_an_owner_taken_over_while_it_stalled_can_neither_add_nor_commit(
     with pytest.raises(IndexHandedOverError):
         stalled.begin_commit()
     assert other.claim("t", 5)
-    again = connect("stalled")  # its folder opened again: it goes on from its last commit
+    again = _index(redis_url, "stalled")  # its folder opened again: it goes on from its last commit
     again.begin_commit()
     assert again.claim("t", 6) and not again.claim("u", 999)
-
-
-def _index(redis_url: str, owner: str):
-    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
-
-    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
-    return RedisIndex.connect(address, owner, 0, bands=16, signature_bytes=64)
 
 
 def test_an_owner_silent_in_the_middle_of_a_commit_is_waited_for(redis_url: str) -> None:
