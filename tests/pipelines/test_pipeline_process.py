@@ -329,7 +329,6 @@ def _records(out) -> list[dict]:
     return records
 
 
-
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_the_other_start_methods_open_the_pool_too(tmp_path, method):
     # forkserver (the default) starts its workers off the reactor thread; fork on it
@@ -341,6 +340,7 @@ def test_the_other_start_methods_open_the_pool_too(tmp_path, method):
     finally:
         process.close_spider()
     assert isinstance(item.result, Document)
+
 
 OPENING = """
 import asyncio, json, sys, time
