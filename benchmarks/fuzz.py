@@ -93,22 +93,24 @@ def run_extract(examples: int, budget: float, seed_value: int) -> dict:
 def run_reader(examples: int, budget: float, seed_value: int) -> dict:
     archives = fuzzing.seed_archives()
     tally, memory = fuzzing.Tally(), []
-    folder = Path(tempfile.mkdtemp(prefix="corpusbot-fuzz-"))
+    # the scratch archive is rewritten for every input; the folder goes with the run
+    with tempfile.TemporaryDirectory(prefix="corpusbot-fuzz-") as scratch:
+        folder = Path(scratch)
 
-    def one_round(count: int, round_seed: int) -> None:
-        @seed(round_seed)
-        @settings(max_examples=count, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(st.sampled_from(archives), st.booleans(), st.booleans(), fuzzing.edits())
-        def one(records: list, gzipped: bool, after: bool, changes: list) -> None:
-            data = fuzzing.build_archive(records, gzipped, changes, after)
-            path = folder / ("f.warc.gz" if gzipped else "f.warc")
-            fuzzing.check_reader(data, path, tally, budget)
-            sample(tally, memory, "reader")
+        def one_round(count: int, round_seed: int) -> None:
+            @seed(round_seed)
+            @settings(max_examples=count, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            @given(st.sampled_from(archives), st.booleans(), st.booleans(), fuzzing.edits())
+            def one(records: list, gzipped: bool, after: bool, changes: list) -> None:
+                data = fuzzing.build_archive(records, gzipped, changes, after)
+                path = folder / ("f.warc.gz" if gzipped else "f.warc")
+                fuzzing.check_reader(data, path, tally, budget)
+                sample(tally, memory, "reader")
 
-        one()
+            one()
 
-    result = _run(one_round, examples, seed_value, tally)
+        result = _run(one_round, examples, seed_value, tally)
     return {**result, "seeds": len(archives), "rss_mb": memory}
 
 
