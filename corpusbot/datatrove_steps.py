@@ -38,7 +38,7 @@ from datatrove.utils.typeshelper import StatHints
 
 from corpusbot.document import Rejection
 from corpusbot.extraction.core import extract
-from corpusbot.extraction.modes import MODE_DEFAULT, check_mode
+from corpusbot.extraction.mode_names import MODE_DEFAULT, check_mode
 from corpusbot.language.identify import identify
 from corpusbot.page import Page
 from corpusbot.processor import Processor, ProcessorOptions

@@ -51,6 +51,10 @@ enough for the in-worker alarm to act first whenever the page is in Python code.
 WATCHDOG_INTERVAL_SECONDS = 0.5
 OWNER_WATCH_SECONDS = 0.2
 """How often a worker checks that the process owning the pool is alive."""
+FORKSERVER_PRELOAD = (__name__, "corpusbot.extraction.core", "corpusbot.html.metadata")
+"""What the fork server imports once for all its workers: this module (the Processor, its
+steps) and what the steps import on their first page only, kept out of the main process (0.2 s
+of each start; ``corpusbot.extraction.step``)."""
 
 Result = Document | Rejection
 
@@ -208,7 +212,7 @@ class WorkerPool:
         self.context = multiprocessing.get_context(start_method)
         if self.context.get_start_method() == "forkserver":
             # The server imports the pipeline once; each worker forked from it starts warm.
-            self.context.set_forkserver_preload([__name__])
+            self.context.set_forkserver_preload(list(FORKSERVER_PRELOAD))
         self._lock = threading.RLock()
         self._task_ids = itertools.count()
         self._timed_out: set[tuple[int, int]] = set()

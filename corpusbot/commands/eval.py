@@ -32,7 +32,8 @@ from corpusbot.eval.scoring import (
     load_gold,
     score,
 )
-from corpusbot.extraction.modes import MODE_DEFAULT, MODES
+from corpusbot.extraction.mode_names import MODE_DEFAULT
+from corpusbot.extraction.modes import MODES
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from corpusbot.commands.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
 from corpusbot.extraction.core import extract
-from corpusbot.extraction.modes import MODE_DEFAULT, MODES
+from corpusbot.extraction.mode_names import MODE_DEFAULT
+from corpusbot.extraction.modes import MODES
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from corpusbot.extraction.modes import MODES
+from corpusbot.extraction.mode_names import MODE_NAMES
 from corpusbot.filters.registry import (
     PRESET_DEFAULT,
     PRESETS,
@@ -32,7 +32,7 @@ def add_step_options(parser: argparse.ArgumentParser, extraction: bool = True) -
                         dest="overrides", help="change one option of one step of the preset, "
                         f"e.g. length.min_words=30 (repeatable); steps: {', '.join(STEPS)}")
     if extraction:
-        parser.add_argument("--mode", choices=list(MODES), default=None,
+        parser.add_argument("--mode", choices=list(MODE_NAMES), default=None,
                             help="extraction mode, as --set extract.mode= (default: default)")
     parser.add_argument("--lang", action="append", default=[],
                         help="languages to keep, comma-separated ISO 639-1 codes, as --set "

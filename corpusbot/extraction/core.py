@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from corpusbot.extraction.context import PageBlocks
-from corpusbot.extraction.modes import CLEANED_MODES, MODE_DEFAULT, MODES, check_mode
+from corpusbot.extraction.mode_names import MODE_DEFAULT, check_mode
+from corpusbot.extraction.modes import CLEANED_MODES, MODES
 from corpusbot.html import decode, dom, titles
 from corpusbot.html.blocks import Block, segment
 from corpusbot.language import identify as language

@@ -51,8 +51,7 @@ def run_web2text(page: PageBlocks, model: web2text.Model | None = None) -> list[
     return default.drop_headline(web2text.select(page, model), page.title)
 
 
-MODE_DEFAULT = "default"
-
+# The names are also ``mode_names.MODE_NAMES``, which the options check without these imports.
 MODES: dict[str, Callable[[PageBlocks], list[Block]]] = {
     "default": run_default,
     "justext": run_justext,
@@ -72,10 +71,3 @@ CLEANED_MODES = frozenset({"default"})
 """Modes whose text loses soft hyphens and zero-width characters and comes in
 Unicode NFC; the published algorithms keep their text as the pages give it.
 NFC: multilingual-dev 0.9308 -> 0.9320 (Bengali snippets), the others unchanged."""
-
-
-def check_mode(mode: str) -> None:
-    """Raise ValueError naming the known modes when ``mode`` is not one: the one check of a
-    mode, for the API, the Processor's options and the datatrove step."""
-    if mode not in MODES:
-        raise ValueError(f"unknown extraction mode {mode!r}; known: {', '.join(MODES)}")

@@ -7,6 +7,8 @@ import random
 import pytest
 
 from corpusbot import Extraction, extract, extract_text
+from corpusbot.extraction.mode_names import MODE_DEFAULT, MODE_NAMES
+from corpusbot.extraction.modes import MODES
 from corpusbot.html.bounds import MAX_HTML_CHARS
 
 PARAGRAPH = (
@@ -58,6 +60,12 @@ def test_every_mode_extracts_the_article(mode: str):
 def test_unknown_mode_is_a_callers_error():
     with pytest.raises(ValueError, match="unknown extraction mode"):
         extract(PAGE, mode="fastest")
+
+
+def test_the_mode_names_are_the_modes():
+    # The options check the names without importing the algorithms (mode_names).
+    assert MODE_NAMES == tuple(MODES)
+    assert MODE_DEFAULT in MODE_NAMES
 
 
 def test_extract_text_is_the_text_of_extract():
