@@ -51,7 +51,8 @@ enough for the in-worker alarm to act first whenever the page is in Python code.
 WATCHDOG_INTERVAL_SECONDS = 0.5
 OWNER_WATCH_SECONDS = 0.2
 """How often a worker checks that the process owning the pool is alive."""
-FORKSERVER_PRELOAD = (__name__, "corpusbot.extraction.core", "corpusbot.html.metadata")
+FORKSERVER_PRELOAD = (__name__, "corpusbot.extraction.core", "corpusbot.html.metadata",
+                      "htmldate")
 """What the fork server imports once for all its workers: this module (the Processor, its
 steps) and what the steps import on their first page only, kept out of the main process (0.2 s
 of each start; ``corpusbot.extraction.step``)."""
