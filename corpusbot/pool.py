@@ -52,10 +52,10 @@ WATCHDOG_INTERVAL_SECONDS = 0.5
 OWNER_WATCH_SECONDS = 0.2
 """How often a worker checks that the process owning the pool is alive."""
 FORKSERVER_PRELOAD = (__name__, "corpusbot.extraction.core", "corpusbot.html.metadata",
-                      "htmldate")
+                      "htmldate", "corpusbot.filters.english")
 """What the fork server imports once for all its workers: this module (the Processor, its
-steps) and what the steps import on their first page only, kept out of the main process (0.2 s
-of each start; ``corpusbot.extraction.step``)."""
+steps) and what the steps import on their first page only, kept out of the main process (0.3 s
+of each start; ``corpusbot.extraction.step``, ``corpusbot.filters.counts``)."""
 
 Result = Document | Rejection
 

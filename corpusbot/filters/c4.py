@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 from corpusbot.filters import validate
 from corpusbot.filters.counts import is_english
-from corpusbot.filters.english import english_sentences
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION, is_unspaced, sentences
 from corpusbot.steps import Drop, PageState, Step
 from corpusbot.text import tokens
@@ -80,7 +79,11 @@ class C4(Step):
     def apply(self, state: PageState) -> Drop | None:
         kept_paragraphs, n_sentences, needed = [], 0, self.options.min_num_sentences
         english = is_english(state.lang)
-        count_sentences = english_sentences if english else sentences
+        count_sentences = sentences
+        if english:
+            from corpusbot.filters.english import english_sentences  # noqa: PLC0415  (counts.py)
+
+            count_sentences = english_sentences
         try:
             for paragraph in state.paragraphs:
                 lines = [self._clean(line, state, english) for line in paragraph.splitlines()]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from itertools import chain
 
-from corpusbot.filters.english import english_tokens
 from corpusbot.filters.scripts import spacy_like_counts
 from corpusbot.steps import PageState
 
 # Caches, not measurements: the leading underscore keeps them out of any output of signals.
 _BY_PARAGRAPH = "_cache/quality/spacy_like_counts"
 _ENGLISH_BY_PARAGRAPH = "_cache/quality/english_tokens"
+# ``filters.english`` is imported on the first English page, here and by the steps reading it:
+# building its character classes cost every start of ``warc`` and ``crawl`` 0.11 s, for a main
+# process that only checks the steps' options (``corpusbot.pool`` preloads it for the workers).
 
 
 def is_english(lang: str) -> bool:
@@ -28,6 +30,8 @@ def english_words(state: PageState) -> list[str]:
     """The tokens spaCy's English tokeniser makes of the text, punctuation marks included:
     what datatrove's filters count as words. Kept by paragraph (no token spans the blank
     line between two), so that after an edit only the paragraphs it changed are cut again."""
+    from corpusbot.filters.english import english_tokens  # noqa: PLC0415  (see the top)
+
     cache: dict[str, list[str]] = state.signals.setdefault(_ENGLISH_BY_PARAGRAPH, {})
     out: list[str] = []
     for paragraph in state.paragraphs:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from corpusbot.filters import validate
 from corpusbot.filters.counts import english_words, is_english, tokens_with_punctuation
-from corpusbot.filters.english import DATATROVE_TERMINAL_PUNCTUATION
 from corpusbot.filters.gopher_repetition import repeats
 from corpusbot.filters.scripts import TERMINAL_PUNCTUATION
 from corpusbot.steps import Drop, PageState, Step
@@ -67,7 +66,12 @@ class FineWeb(Step):
         lines = [line for line in text.split("\n") if line.strip()]
         if not lines:
             return "empty"
-        ends = DATATROVE_TERMINAL_PUNCTUATION if is_english(state.lang) else TERMINAL_PUNCTUATION
+        ends = TERMINAL_PUNCTUATION
+        if is_english(state.lang):
+            # imported on the first English page (counts.py says why)
+            from corpusbot.filters.english import DATATROVE_TERMINAL_PUNCTUATION  # noqa: PLC0415
+
+            ends = DATATROVE_TERMINAL_PUNCTUATION
         ratio = sum(line.endswith(ends) for line in lines) / len(lines)
         if ratio < o.line_punct_thr and not (ratio == 0 and o.line_punct_exclude_zero):
             return "line-punct-ratio"

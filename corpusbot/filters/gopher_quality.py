@@ -39,7 +39,6 @@ from corpusbot.filters.counts import (
     page_words,
     tokens_with_punctuation,
 )
-from corpusbot.filters.english import SYMBOLS
 from corpusbot.filters.scripts import is_unspaced
 from corpusbot.language import stoplists
 from corpusbot.steps import Drop, PageState, Step
@@ -170,6 +169,8 @@ class Words:
 def _english_words(state: PageState) -> Words:
     """datatrove's counts: spaCy's tokens, words those with a character other than
     punctuation, stop words as written."""
+    from corpusbot.filters.english import SYMBOLS  # noqa: PLC0415  (see counts.py)
+
     tokens = english_words(state)
     # Most tokens are all letters: a word, with a letter. Only the others are looked into,
     # each distinct one once (most are the same few marks: ",", ".", "'s").
