@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import signal
+import subprocess
+import sys
 import time
 
 from lxml import etree
@@ -11,6 +15,7 @@ from lxml import etree
 from corpusbot.document import Document, Rejection
 from corpusbot.page import Page
 from corpusbot.pool import (
+    FORKSERVER_PRELOAD,
     KILL_GRACE_SECONDS,
     TIMEOUT,
     WATCHDOG_INTERVAL_SECONDS,
@@ -19,6 +24,7 @@ from corpusbot.pool import (
     WorkerPool,
 )
 from corpusbot.processor import Processor
+from tests.conftest import REPO
 from tests.corpus_support import page
 
 # The issue's page: one <div> with 100,000 attributes holds libxml2 for minutes when
@@ -106,3 +112,33 @@ def test_the_inline_path_is_bounded_before_the_parse() -> None:
     # the attributes are cut; what is left is too little text to keep
     assert isinstance(result, Rejection) and result.reason in ("extract/no-main-text",
                                                                "filter/too-short")
+
+
+# What a worker imports once the fork server's preload is in: the modules its warm-up page
+# loads that the server did not.
+WARM_UP_AFTER_PRELOAD = """
+import importlib, json, sys
+from corpusbot.filters.registry import PRESETS
+from corpusbot.pool import FORKSERVER_PRELOAD
+from corpusbot.processor import Processor, ProcessorOptions
+for name in FORKSERVER_PRELOAD:
+    importlib.import_module(name)
+before = set(sys.modules)
+for preset in PRESETS:
+    Processor(ProcessorOptions(preset=preset)).warm_up()
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_fork_server_preloads_what_the_steps_import_on_their_first_page() -> None:
+    # The steps import extraction and the English tokeniser lazily (the main process only
+    # builds them); a module missing from the preload is imported again by every worker,
+    # and a misspelt one is skipped silently by multiprocessing.
+    for name in FORKSERVER_PRELOAD:
+        assert importlib.util.find_spec(name) is not None, name
+    done = subprocess.run([sys.executable, "-c", WARM_UP_AFTER_PRELOAD], cwd=REPO,
+                          capture_output=True, text=True, check=True, timeout=120)
+    imported = json.loads(done.stdout.splitlines()[-1])
+    # corpusbot.stopwords: the package the stop-word lists are read from, as data
+    assert [name for name in imported if name.startswith(("corpusbot.", "htmldate"))
+            and name != "corpusbot.stopwords"] == []
