@@ -101,3 +101,37 @@ def test_no_module_spells_the_layout_names_itself() -> None:
                for path in (REPO / folder).rglob("*.py")
                if 'get("CORPUSBOT_OUTPUT_DIR")' in path.read_text()]
     assert readers == ["corpusbot/crawl/default_settings.py"]
+
+
+def test_merge_check_names_the_documents_two_folders_hold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Two runs with their own dedup index each keep the sample's documents: every one twice.
+    for worker in ("w1", "w2"):
+        assert main(["warc", str(SAMPLE), "-o", str(tmp_path / "both" / worker), "-q",
+                     "-j", "1"]) == 0
+    assert main(["merge", str(tmp_path / "both"), "-q", "--check"]) == 2
+    line = caplog.messages[-1]
+    kept = json.loads((tmp_path / "both" / "manifest.json").read_text())["documents"] // 2
+    assert f"{kept} of {2 * kept} committed documents are held more than once" in line
+    assert line.count(" in w1, w2") == 5 and line.endswith(" ...")
+    # split by language, the same runs hold each document once
+    for worker, lang in (("w1", "en"), ("w2", "de")):
+        assert main(["warc", str(SAMPLE), "-o", str(tmp_path / "split" / worker), "-q",
+                     "-j", "1", "--lang", lang]) == 0
+    assert main(["merge", str(tmp_path / "split"), "--check"]) == 0
+    assert "committed documents, none held twice" in capsys.readouterr().out
+
+
+def test_merge_check_of_a_damaged_folder_is_one_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    assert main(["warc", str(SAMPLE), "-o", str(tmp_path / "w1"), "-q", "-j", "1"]) == 0
+    for shard in (tmp_path / "w1").glob("*/*.jsonl.gz"):
+        shard.unlink()
+    assert main(["merge", str(tmp_path), "-q", "--check"]) == 1
+    assert caplog.messages[-1].startswith("cannot check the folders: ")
+    assert "No such file" in caplog.messages[-1]
+    (tmp_path / "w1" / "state.sqlite").unlink()
+    assert main(["merge", str(tmp_path), "-q", "--check"]) == 1
+    assert "unable to open database file" in caplog.messages[-1]
+    assert not (tmp_path / "w1" / "state.sqlite").exists()

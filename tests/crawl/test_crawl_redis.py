@@ -99,7 +99,8 @@ def test_two_processes_fetch_each_url_once_and_keep_one_copy(tmp_path: Path,
     assert sorted(stored) == manifest["articles"] and set(stored.values()) == {1}
     from corpusbot.cli import main
 
-    assert main(["merge", str(tmp_path / "out"), "-q"]) == 0
+    # --check reads the two folders' committed documents back: none is held twice
+    assert main(["merge", str(tmp_path / "out"), "-q", "--check"]) == 0
     merged = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert merged["documents"] == len(records) and len(merged["parts"]) == 2
     for worker in ("one", "two"):  # both took their share of the one frontier
