@@ -28,8 +28,9 @@ shard order (a document without a line has none).
 ``doubled_documents`` is the check of the guarantee folders sharing an index
 give (no document twice): it reads every committed document of the folders
 back and names the ids found more than once, with the folders holding them.
-A shared crawl keeps that guarantee except in one case its README names (a
-process lost for good inside a commit); the check is how a user knows.
+A shared crawl keeps that guarantee but for the case its README names (a
+process lost for good, or silent over a minute, inside a commit); the check
+is how a user knows.
 """
 
 from __future__ import annotations
@@ -144,12 +145,12 @@ def doubled_documents(folders: list[Path], read: Callable[[Path, int], None] | N
     the folders holding its copies (one folder twice when it holds two). ``read`` hears of
     each folder read, with its documents (a progress bar).
 
-    Reads only, taking no lock: run it when the runs are done. The ids are 64-bit hex
+    Writes nothing and takes no folder's lock: run it when the runs are done. The ids are 64-bit hex
     (``Document.id``), kept as integers, 16 bytes a document with the folder's number.
     """
     ids, owners = [], []
     for number, folder in enumerate(folders):
-        found = np.fromiter((int(r["id"], 16) for r in _records_read_only(folder)),
+        found = np.fromiter((int(r["id"], 16) for r in _records_unlocked(folder)),
                             dtype=np.uint64)
         ids.append(found)
         owners.append(np.full(found.size, number, dtype=np.int32))
@@ -166,7 +167,7 @@ def doubled_documents(folders: list[Path], read: Callable[[Path, int], None] | N
     return int(every.size), doubled
 
 
-def _records_read_only(folder: Path) -> Iterator[dict[str, Any]]:
+def _records_unlocked(folder: Path) -> Iterator[dict[str, Any]]:
     # Not _open_database: its autocommit would keep what Checkpoint.setting writes when a key
     # is missing. Here nothing is ever committed (closing rolls it back), and a folder
     # without its state is an error, not a new empty database ("rw" creates none).
