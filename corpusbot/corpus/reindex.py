@@ -145,8 +145,9 @@ def doubled_documents(folders: list[Path], read: Callable[[Path, int], None] | N
     the folders holding its copies (one folder twice when it holds two). ``read`` hears of
     each folder read, with its documents (a progress bar).
 
-    Writes nothing and takes no folder's lock: run it when the runs are done. The ids are 64-bit hex
-    (``Document.id``), kept as integers, 16 bytes a document with the folder's number.
+    Writes nothing and takes no folder's lock: run it when the runs are done. The ids are
+    64-bit hex (``Document.id``), kept as integers: 12 bytes a document with the folder's
+    number, about 30 while they are sorted.
     """
     ids, owners = [], []
     for number, folder in enumerate(folders):
