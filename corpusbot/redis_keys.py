@@ -126,6 +126,11 @@ class DedupKeys:
         """Set while ``owner`` commits (``RedisIndex.begin_commit``), with a time to live."""
         return f"{self.prefix}k:{owner}"
 
+    def confirmed(self, owner: str) -> str:
+        """The last commit epoch of ``owner`` that Redis heard had landed
+        (``RedisIndex.committed``)."""
+        return f"{self.prefix}e:{owner}"
+
 
 class CrawlKeys:
     """The names of a shared crawl's keys under its name (``CORPUSBOT_REDIS_CRAWL``)."""

@@ -17,15 +17,21 @@ from typing import Any
 
 from corpusbot.corpus.shards import ShardState
 
+_TABLES = {
+    "corpus_inputs": "(path TEXT PRIMARY KEY, offset INTEGER NOT NULL, done INTEGER NOT NULL,"
+                     " size INTEGER)",
+    **{table: "(lang TEXT NOT NULL, number INTEGER NOT NULL, length INTEGER NOT NULL,"
+              " documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
+              " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))"
+       for table in ("corpus_shards", "corpus_reject_shards")},
+    "corpus_counts": "(key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "corpus_meta": "(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+}
+"""The state a commit writes; each has a copy as the commit before left it (``PREVIOUS``)."""
+PREVIOUS = "previous_"
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS corpus_inputs (path TEXT PRIMARY KEY, offset INTEGER NOT NULL,"
-    " done INTEGER NOT NULL, size INTEGER)",
-    *(f"CREATE TABLE IF NOT EXISTS {table} (lang TEXT NOT NULL, number INTEGER NOT NULL,"
-      " length INTEGER NOT NULL, documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
-      " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))"
-      for table in ("corpus_shards", "corpus_reject_shards")),
-    "CREATE TABLE IF NOT EXISTS corpus_counts (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS corpus_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    *(f"CREATE TABLE IF NOT EXISTS {name}{table} {columns}"
+      for table, columns in _TABLES.items() for name in ("", PREVIOUS)),
     "CREATE TABLE IF NOT EXISTS corpus_runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
     " ended TEXT, status TEXT NOT NULL, options TEXT NOT NULL)",
 )
@@ -106,6 +112,31 @@ class Checkpoint:
         """Replace a corpus-wide setting (written with the owner's transaction)."""
         self._db.execute("INSERT OR REPLACE INTO corpus_meta (key, value) VALUES (?, ?)",
                          (key, value))
+
+    def keep_previous(self) -> None:
+        """In a commit's transaction, before it writes: the state as the last commit left it,
+        kept so that this commit can be undone (``undo_last_commit``)."""
+        for table in _TABLES:
+            self._db.execute(f"DELETE FROM {PREVIOUS}{table}")
+            self._db.execute(f"INSERT INTO {PREVIOUS}{table} SELECT * FROM {table}")
+
+    def undo_last_commit(self) -> bool:
+        """Bring the state back to the commit before the last one, in one transaction; False
+        when no earlier state was kept (a folder last committed by an older version).
+
+        The shared Redis index asks for it when another process took this folder's pages
+        over before Redis heard that its last commit had landed: that process redoes them,
+        so this folder must not keep them too (``RedisIndex.lost_commit``). Opening the
+        corpus then cuts the shards back to the restored states (``ShardWriter.restore``).
+        """
+        if not self._db.execute(f"SELECT 1 FROM {PREVIOUS}corpus_meta LIMIT 1").fetchone():
+            return False
+        self._db.execute("BEGIN IMMEDIATE")
+        for table in _TABLES:
+            self._db.execute(f"DELETE FROM {table}")
+            self._db.execute(f"INSERT INTO {table} SELECT * FROM {PREVIOUS}{table}")
+        self._db.execute("COMMIT")
+        return True
 
     def start_run(self, options: dict[str, Any]) -> int:
         cursor = self._db.execute(

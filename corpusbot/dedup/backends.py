@@ -55,10 +55,12 @@ class IndexUnavailableError(ConnectionError):
 
 
 class Settings(Protocol):
-    """Corpus-wide settings, written with the corpus's transaction (``Checkpoint``)."""
+    """Corpus-wide settings, written with the corpus's transaction, and the undoing of the
+    last commit (``Checkpoint``)."""
 
     def setting(self, key: str, value: str) -> str: ...
     def save_setting(self, key: str, value: str) -> None: ...
+    def undo_last_commit(self) -> bool: ...
 
 
 @dataclass(slots=True, frozen=True)

@@ -210,6 +210,20 @@ def signature_bytes(options: DedupOptions, bits: int = BITS_DEFAULT) -> int:
     return -(-options.num_perm * bits // 8)
 
 
+def _undo_last_commit(host: IndexHost, epoch: int) -> int:
+    """Undo the folder's last commit (epoch ``epoch``), lost to another process: the epoch
+    its state is back at (``Checkpoint.undo_last_commit``)."""
+    if not host.settings.undo_last_commit():
+        logger.error("%s: another process took over the pages of its last commit and "
+                     "cannot be told apart from them (the folder was written by an older "
+                     "version): `corpusbot merge --check` names what is held twice",
+                     host.out_dir)
+        return epoch
+    logger.warning("%s: undid its last commit: another process took its pages over before "
+                   "the commit was confirmed, and keeps them", host.out_dir)
+    return int(host.settings.setting(EPOCH, "0"))
+
+
 @dataclass(slots=True, frozen=True)
 class RedisBackend:
     """The Redis index's factory: ``redis://host:port/db?capacity=N&prefix=P&retry_seconds=S``."""
@@ -232,7 +246,8 @@ class RedisBackend:
         index = RedisIndex.connect(
             self.address, owner, committed,
             bands=optimal_bands(options.threshold, options.num_perm, LSH_FP_WEIGHT)[0],
-            signature_bytes=signature_bytes(options))
+            signature_bytes=signature_bytes(options),
+            undo=lambda: _undo_last_commit(host, committed))
         try:
             dedup = RedisDeduplicator(index, options, settings=settings)
             if not rebuilding:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import copy
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -57,6 +57,7 @@ from corpusbot.dedup.redis_scripts import (
     BEGIN_COMMIT,
     CLAIM,
     CLAIM_IN_FLIGHT,
+    CONFIRM,
     COPY,
     DECIDE,
     RELEASE,
@@ -149,11 +150,17 @@ class RedisIndex:
             register(once(REOWN))
         self._adopt, self._release = register(ADOPT), register(RELEASE)
         self._begin_commit, self._abandon = register(BEGIN_COMMIT), register(ABANDON)
+        self._confirm = register(once(CONFIRM))
 
     @classmethod
     def connect(cls, address: RedisAddress, owner: str, committed_epoch: int, *,
-                bands: int, signature_bytes: int) -> RedisIndex:
-        """Connect, check the server answers, and recover this owner's journals."""
+                bands: int, signature_bytes: int,
+                undo: Callable[[], int] | None = None) -> RedisIndex:
+        """Connect, check the server answers, and recover this owner's journals.
+
+        ``undo`` brings the owner's folder back to the commit before its last one and
+        returns that commit's epoch; it is called when the last commit was lost to another
+        process (``lost_commit``)."""
         import redis  # optional extra: corpusbot[redis]  # noqa: PLC0415
 
         made = client(address.url)
@@ -164,6 +171,9 @@ class RedisIndex:
                                   f"{error}") from error
         index = cls(made, address, owner, committed_epoch + 1, bands=bands,
                     signature_bytes=signature_bytes)
+        if undo is not None and index.lost_commit(committed_epoch):
+            committed_epoch = undo()
+            index.epoch = committed_epoch + 1
         index.recover(committed_epoch)
         return index
 
@@ -250,12 +260,28 @@ class RedisIndex:
         return {o: int(n) for o, n in zip(owners, counts, strict=True) if n and int(n) > 0}
 
     def committed(self) -> None:
-        """The owner's SQLite commit of ``epoch`` is durable: its additions now count, and
-        its commit is no longer under way."""
+        """The owner's SQLite commit of ``epoch`` is durable: its additions now count, its
+        commit is no longer under way, and the epoch is recorded as confirmed.
+
+        Raises ``IndexHandedOverError`` when another process took the owner over first
+        (it stalled in the commit past ``COMMITTING_SECONDS``): that process released the
+        epoch and redoes its pages, so the commit that landed is undone when the folder is
+        opened again (``lost_commit``); confirmed, both folders would keep the pages.
+        """
         self.round_trips += 1
-        journal, mark = self.journal(), self.keys.committing(self.owner)
-        self.calls.run(lambda: self._client.delete(journal, mark))
+        self.calls.script(self._confirm, [self.journal(), self.keys.committing(self.owner),
+                                          self.keys.confirmed(self.owner), self.epoch])
         self.epoch += 1
+
+    def lost_commit(self, committed_epoch: int) -> bool:
+        """Whether the folder's last commit (``committed_epoch``) landed but was never
+        confirmed, and its journal is gone: released by a process that took the owner over
+        (or by this folder's own abort), so its pages are redone and count as new. The
+        folder must undo that commit. An owner never confirmed under this scheme (an index
+        older than it, or emptied since) tells nothing: False."""
+        confirmed = self._client.get(self.keys.confirmed(self.owner))
+        return (confirmed is not None and int(confirmed) < committed_epoch
+                and not self._client.exists(self.journal(committed_epoch)))
 
     def release(self, epoch: int | None = None, *, retry: bool = True) -> int:
         """Take back every addition journaled under ``epoch`` (default: the open one, and
@@ -317,7 +343,7 @@ class RedisIndex:
     def recover(self, committed_epoch: int) -> None:
         """Adopt this owner's journals up to ``committed_epoch``; release later ones and
         the URLs left in flight (their pages were never checked). A mark of ``abandon`` is
-        cleared: the folder starts again from its last commit."""
+        cleared: the folder starts again from its last commit, which counts as confirmed."""
         self._client.hdel(self.keys.calls(self.owner), HANDED_FIELD)
         self._client.delete(self.keys.committing(self.owner))  # it died in a commit
         self._release_journal(self.in_flight())
@@ -330,6 +356,7 @@ class RedisIndex:
                 undone = self.release(epoch)
                 logger.warning("released %d dedup entries of an uncommitted run of %s",
                                undone, self.owner)
+        self._client.set(self.keys.confirmed(self.owner), committed_epoch)
 
     def check_parameters(self, parameters: dict[str, str]) -> None:
         """Store the parameters on first use; refuse an index made with others."""

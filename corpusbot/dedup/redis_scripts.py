@@ -286,6 +286,16 @@ redis.call("SET", KEYS[2], "1", "PX", ARGV[1])
 return 1
 """
 
+CONFIRM = """
+-- ARGV: the owner's journal of the epoch just committed, its commit mark, its confirmed-
+-- epoch key, the epoch. Behind ``once``, which refuses an owner taken over: another process
+-- released that epoch and redoes its pages, so the commit that landed must be undone by the
+-- folder (``RedisIndex.lost_commit``), not confirmed here.
+redis.call("DEL", ARGV[1], ARGV[2])
+redis.call("SET", ARGV[3], ARGV[4])
+return 1
+"""
+
 ABANDON = """
 -- KEYS: the owner's calls hash, its commit mark. Mark the owner taken over (1), unless
 -- it is committing (0): it may be only stalled, its commit landed or about to.
