@@ -17,24 +17,33 @@ from typing import Any
 
 from corpusbot.corpus.shards import ShardState
 
-_TABLES = {
-    "corpus_inputs": "(path TEXT PRIMARY KEY, offset INTEGER NOT NULL, done INTEGER NOT NULL,"
-                     " size INTEGER)",
-    **{table: "(lang TEXT NOT NULL, number INTEGER NOT NULL, length INTEGER NOT NULL,"
-              " documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
-              " finished INTEGER NOT NULL, PRIMARY KEY (lang, number))"
-       for table in ("corpus_shards", "corpus_reject_shards")},
-    "corpus_counts": "(key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    "corpus_meta": "(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-}
-"""The state a commit writes; each has a copy as the commit before left it (``PREVIOUS``)."""
-PREVIOUS = "previous_"
+_SHARD_COLUMNS = ("lang TEXT NOT NULL, number INTEGER NOT NULL, length INTEGER NOT NULL,"
+                  " documents INTEGER NOT NULL, jsonl_bytes INTEGER NOT NULL,"
+                  " finished INTEGER NOT NULL, PRIMARY KEY (lang, number)")
 _SCHEMA = (
-    *(f"CREATE TABLE IF NOT EXISTS {name}{table} {columns}"
-      for table, columns in _TABLES.items() for name in ("", PREVIOUS)),
+    "CREATE TABLE IF NOT EXISTS corpus_inputs (path TEXT PRIMARY KEY, offset INTEGER NOT NULL,"
+    " done INTEGER NOT NULL, size INTEGER)",
+    f"CREATE TABLE IF NOT EXISTS corpus_shards ({_SHARD_COLUMNS})",
+    f"CREATE TABLE IF NOT EXISTS corpus_reject_shards ({_SHARD_COLUMNS})",
+    "CREATE TABLE IF NOT EXISTS corpus_counts (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS corpus_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS corpus_runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
     " ended TEXT, status TEXT NOT NULL, options TEXT NOT NULL)",
+    # The rows the last commit changed, as they were before it (``row`` NULL: it added
+    # the row); the row of table "" marks a log that covers a whole commit.
+    "CREATE TABLE IF NOT EXISTS corpus_undo (tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT,"
+    " PRIMARY KEY (tbl, key))",
 )
+_SHARD_KEY = (("lang", "number", "length", "documents", "jsonl_bytes", "finished"),
+              ("lang", "number"))
+_UNDONE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "corpus_inputs": (("path", "offset", "done", "size"), ("path",)),
+    "corpus_shards": _SHARD_KEY,
+    "corpus_reject_shards": _SHARD_KEY,
+    "corpus_counts": (("key", "value"), ("key",)),
+    "corpus_meta": (("key", "value"), ("key",)),
+}
+"""The tables a commit writes, with their columns and key columns: what an undo restores."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -73,6 +82,7 @@ class Checkpoint:
         return [InputPosition(p, o, bool(d), s) for p, o, d, s in rows]
 
     def save_positions(self, positions: list[InputPosition]) -> None:
+        self._keep("corpus_inputs", [(p.path,) for p in positions])
         self._db.executemany(
             "INSERT OR REPLACE INTO corpus_inputs (path, offset, done, size) VALUES (?, ?, ?, ?)",
             [(p.path, p.offset, int(p.done), p.size) for p in positions])
@@ -86,6 +96,7 @@ class Checkpoint:
                 for lang, number, length, documents, size, finished in rows]
 
     def save_shards(self, states: list[ShardState], rejects: bool = False) -> None:
+        self._keep(_shard_table(rejects), [(s.lang, s.number) for s in states])
         self._db.executemany(
             f"INSERT OR REPLACE INTO {_shard_table(rejects)}"
             " (lang, number, length, documents, jsonl_bytes, finished) VALUES (?, ?, ?, ?, ?, ?)",
@@ -96,6 +107,7 @@ class Checkpoint:
         return Counter(dict(self._db.execute("SELECT key, value FROM corpus_counts")))
 
     def add_counts(self, deltas: Counter[str]) -> None:
+        self._keep("corpus_counts", [(key,) for key, value in deltas.items() if value])
         self._db.executemany(
             "INSERT INTO corpus_counts (key, value) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET value = value + excluded.value",
@@ -110,33 +122,55 @@ class Checkpoint:
 
     def save_setting(self, key: str, value: str) -> None:
         """Replace a corpus-wide setting (written with the owner's transaction)."""
+        self._keep("corpus_meta", [(key,)])
         self._db.execute("INSERT OR REPLACE INTO corpus_meta (key, value) VALUES (?, ?)",
                          (key, value))
 
     def keep_previous(self) -> None:
-        """In a commit's transaction, before it writes: the state as the last commit left it,
-        kept so that this commit can be undone (``undo_last_commit``)."""
-        for table in _TABLES:
-            self._db.execute(f"DELETE FROM {PREVIOUS}{table}")
-            self._db.execute(f"INSERT INTO {PREVIOUS}{table} SELECT * FROM {table}")
+        """At the start of a commit's transaction: the rows it changes from here on are kept
+        as they were, so that this commit can be undone (``undo_last_commit``)."""
+        self._db.execute("DELETE FROM corpus_undo")
+        self._db.execute("INSERT INTO corpus_undo (tbl, key, row) VALUES ('', '', NULL)")
 
     def undo_last_commit(self) -> bool:
         """Bring the state back to the commit before the last one, in one transaction; False
-        when no earlier state was kept (a folder last committed by an older version).
+        when the last commit kept no log (a folder last committed by an older version).
 
         The shared Redis index asks for it when another process took this folder's pages
         over before Redis heard that its last commit had landed: that process redoes them,
         so this folder must not keep them too (``RedisIndex.lost_commit``). Opening the
         corpus then cuts the shards back to the restored states (``ShardWriter.restore``).
         """
-        if not self._db.execute(f"SELECT 1 FROM {PREVIOUS}corpus_meta LIMIT 1").fetchone():
+        log = self._db.execute("SELECT tbl, key, row FROM corpus_undo").fetchall()
+        if not any(table == "" for table, _, _ in log):
             return False
         self._db.execute("BEGIN IMMEDIATE")
-        for table in _TABLES:
-            self._db.execute(f"DELETE FROM {table}")
-            self._db.execute(f"INSERT INTO {table} SELECT * FROM {PREVIOUS}{table}")
+        for table, key, row in log:
+            if not table:
+                continue
+            columns, key_columns = _UNDONE[table]
+            if row is None:
+                where = " AND ".join(f"{c} = ?" for c in key_columns)
+                self._db.execute(f"DELETE FROM {table} WHERE {where}", json.loads(key))
+            else:
+                self._db.execute(
+                    f"INSERT OR REPLACE INTO {table} ({', '.join(columns)})"
+                    f" VALUES ({', '.join('?' * len(columns))})", json.loads(row))
+        self._db.execute("DELETE FROM corpus_undo")
         self._db.execute("COMMIT")
         return True
+
+    def _keep(self, table: str, keys: list[tuple[Any, ...]]) -> None:
+        """Log the rows of ``keys`` as they are now (absent: NULL), unless this commit
+        already did: the first image is the one the commit found. SQLite writes the JSON,
+        in one statement run for every key."""
+        columns, key_columns = _UNDONE[table]
+        where = " AND ".join(f"{c} = ?" for c in key_columns)
+        marks = ", ".join("?" * len(key_columns))
+        self._db.executemany(
+            f"INSERT OR IGNORE INTO corpus_undo (tbl, key, row) SELECT '{table}',"
+            f" json_array({marks}), (SELECT json_array({', '.join(columns)}) FROM {table}"
+            f" WHERE {where})", [(*key, *key) for key in keys])
 
     def start_run(self, options: dict[str, Any]) -> int:
         cursor = self._db.execute(

@@ -35,7 +35,9 @@ every addition and its next commit by the shared dedup index
 ``taken-over``) and queues again what it took since: the pages it had not
 committed are the others' now. One silent in the middle of a commit is
 waited for, up to a minute: its commit may have landed, and the others
-would keep its pages again.
+would keep its pages again. Past that minute (or killed between its SQLite
+commit and Redis's confirmation) its last commit is undone when its folder
+is opened again (``RedisIndex.lost_commit``): the pages are the others'.
 """
 
 from __future__ import annotations

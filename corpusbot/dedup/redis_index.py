@@ -17,10 +17,13 @@ by ``benchmarks/redis_memory.py``):
 Every decision is one Lua script (``redis_scripts``), so two workers never
 both keep one text. Crash safety: additions are journaled per owner (a
 corpus folder) and commit epoch. The corpus records the epoch in its own
-SQLite commit, then drops the journal (``committed``). On reopening,
-``recover`` adopts journals of committed epochs and releases the others:
-a task that died before committing leaves nothing that would make its
-retried documents duplicates.
+SQLite commit, then drops the journal and records the epoch as confirmed
+(``committed``). On reopening, ``recover`` adopts journals of committed
+epochs and releases the others: a task that died before committing leaves
+nothing that would make its retried documents duplicates. A commit that
+landed but was released before it was confirmed (the owner taken over in
+between) is undone by the folder (``lost_commit``): its pages are redone
+elsewhere.
 
 Each entry a kept document adds holds the document's id (8 bytes: the
 ``owner``), so that a drop can name what it copies; copies dropped for a

@@ -195,3 +195,46 @@ def test_a_language_that_is_not_a_code_never_names_a_path(tmp_path: Path) -> Non
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.jsonl.gz")) == [
         "out/und/und-00001.jsonl.gz"]
     assert len(read_shards(out)) == 4
+
+
+def _state(folder: Path) -> dict[str, list[tuple]]:
+    import sqlite3
+
+    with sqlite3.connect(folder / "state.sqlite") as db:
+        return {table: sorted(db.execute(f"SELECT * FROM {table}"))
+                for table in ("corpus_inputs", "corpus_shards", "corpus_reject_shards",
+                              "corpus_counts", "corpus_meta")}
+
+
+def test_the_last_commit_can_be_undone_to_the_state_before_it(tmp_path: Path) -> None:
+    # What a folder does when a shared index says another process took its last commit's
+    # pages over: every table the commit wrote goes back, rows it added leave.
+    import sqlite3
+
+    from corpusbot.corpus.checkpoint import Checkpoint
+
+    # (A shard finished in the commit is published only once the index confirmed it, so an
+    # undone commit has published none: tests/corpus/test_corpus_redis.py has that case.)
+    options = CorpusOptions(keep_rejects=True)
+    with Corpus(tmp_path, options) as corpus:
+        for i in range(6):
+            corpus.add(make_doc(i))
+        corpus.advance(InputPosition("a.warc.gz", 100, False))
+        corpus.commit()
+        before = _state(tmp_path)
+        for i in range(6, 12):
+            corpus.add(make_doc(i, lang="de" if i % 2 else "en"))
+        corpus.add(Rejection("https://example.org/x", "too-short"))
+        corpus.advance(InputPosition("a.warc.gz", 900, True))
+        corpus.advance(InputPosition("b.warc.gz", 50, False))
+        corpus.commit()
+        assert _state(tmp_path) != before
+        corpus.abort()
+    db = sqlite3.connect(tmp_path / "state.sqlite", isolation_level=None)
+    assert Checkpoint(db).undo_last_commit()
+    assert _state(tmp_path) == before
+    assert not Checkpoint(db).undo_last_commit()  # one commit back at most
+    db.close()
+    with Corpus(tmp_path, options) as again:  # the shards follow the restored states
+        assert again.stats["documents"] == 6
+    assert [r["url"] for r in read_shards(tmp_path)] == [make_doc(i).url for i in range(6)]
