@@ -4,7 +4,7 @@
     python benchmarks/commit_time.py --inputs 5000 --out /tmp/commit.json
 
 Every commit logs the rows it changes as they were before it
-(``Checkpoint.keep_previous`` and ``_keep``: input positions, shard states,
+(``Checkpoint.begin_undo_log`` and ``_log_before``: input positions, shard states,
 counts, settings), so that a commit lost to another process of a shared
 crawl can be undone (``Checkpoint.undo_last_commit``). Here a folder holds
 ``--inputs`` input positions (one per WARC file read), forty count keys and
@@ -43,7 +43,7 @@ LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "cs")
 @contextmanager
 def previous_kept(keep: bool) -> Iterator[None]:
     """Commits with the undo log, or without it (the reference)."""
-    names = ("keep_previous", "_keep")
+    names = ("begin_undo_log", "_log_before")
     kept = {name: getattr(Checkpoint, name) for name in names}
     for name, method in kept.items():
         setattr(Checkpoint, name, timed(method) if keep else lambda self, *args: None)

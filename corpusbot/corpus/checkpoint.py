@@ -82,7 +82,7 @@ class Checkpoint:
         return [InputPosition(p, o, bool(d), s) for p, o, d, s in rows]
 
     def save_positions(self, positions: list[InputPosition]) -> None:
-        self._keep("corpus_inputs", [(p.path,) for p in positions])
+        self._log_before("corpus_inputs", [(p.path,) for p in positions])
         self._db.executemany(
             "INSERT OR REPLACE INTO corpus_inputs (path, offset, done, size) VALUES (?, ?, ?, ?)",
             [(p.path, p.offset, int(p.done), p.size) for p in positions])
@@ -96,7 +96,7 @@ class Checkpoint:
                 for lang, number, length, documents, size, finished in rows]
 
     def save_shards(self, states: list[ShardState], rejects: bool = False) -> None:
-        self._keep(_shard_table(rejects), [(s.lang, s.number) for s in states])
+        self._log_before(_shard_table(rejects), [(s.lang, s.number) for s in states])
         self._db.executemany(
             f"INSERT OR REPLACE INTO {_shard_table(rejects)}"
             " (lang, number, length, documents, jsonl_bytes, finished) VALUES (?, ?, ?, ?, ?, ?)",
@@ -107,7 +107,7 @@ class Checkpoint:
         return Counter(dict(self._db.execute("SELECT key, value FROM corpus_counts")))
 
     def add_counts(self, deltas: Counter[str]) -> None:
-        self._keep("corpus_counts", [(key,) for key, value in deltas.items() if value])
+        self._log_before("corpus_counts", [(key,) for key, value in deltas.items() if value])
         self._db.executemany(
             "INSERT INTO corpus_counts (key, value) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET value = value + excluded.value",
@@ -122,11 +122,11 @@ class Checkpoint:
 
     def save_setting(self, key: str, value: str) -> None:
         """Replace a corpus-wide setting (written with the owner's transaction)."""
-        self._keep("corpus_meta", [(key,)])
+        self._log_before("corpus_meta", [(key,)])
         self._db.execute("INSERT OR REPLACE INTO corpus_meta (key, value) VALUES (?, ?)",
                          (key, value))
 
-    def keep_previous(self) -> None:
+    def begin_undo_log(self) -> None:
         """At the start of a commit's transaction: the rows it changes from here on are kept
         as they were, so that this commit can be undone (``undo_last_commit``)."""
         self._db.execute("DELETE FROM corpus_undo")
@@ -160,7 +160,7 @@ class Checkpoint:
         self._db.execute("COMMIT")
         return True
 
-    def _keep(self, table: str, keys: list[tuple[Any, ...]]) -> None:
+    def _log_before(self, table: str, keys: list[tuple[Any, ...]]) -> None:
         """Log the rows of ``keys`` as they are now (absent: NULL), unless this commit
         already did: the first image is the one the commit found. SQLite writes the JSON,
         in one statement run for every key."""

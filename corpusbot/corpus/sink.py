@@ -220,7 +220,7 @@ class Corpus:
         self._db.execute("BEGIN IMMEDIATE")
 
     def _commit(self) -> None:
-        self._checkpoint.keep_previous()
+        self._checkpoint.begin_undo_log()
         self._checkpoint.save_shards(self._writer.flush())
         self._checkpoint.save_shards(self._rejects.flush(), rejects=True)
         self._checkpoint.save_positions(list(self._positions.values()))
