@@ -451,6 +451,40 @@ def test_an_owner_silent_in_the_middle_of_a_commit_is_waited_for(redis_url: str)
     assert other.for_owner("dead").abandon() == 1 and other.claim("u", 1000)
 
 
+def test_a_commit_that_lands_after_its_owner_was_taken_over_is_not_confirmed(
+        redis_url: str) -> None:
+    # Silent past the minute inside its commit, then its SQLite commit (epoch 1) lands:
+    # Redis refuses to confirm it, and the folder opened again is asked to undo it, once.
+    from corpusbot.dedup.backends import IndexHandedOverError
+    from corpusbot.dedup.redis_index import RedisAddress, RedisIndex
+
+    server = _server(redis_url)
+    stalled, other = _index(redis_url, "stalled"), _index(redis_url, "other")
+    assert stalled.claim("u", 999)
+    stalled.begin_commit()
+    server.pexpire(stalled.keys.committing("stalled"), 1)
+    time.sleep(0.05)
+    assert other.for_owner("stalled").abandon() == 1 and other.claim("u", 999)
+    with pytest.raises(IndexHandedOverError):
+        stalled.committed()
+    assert stalled.lost_commit(1) and not stalled.lost_commit(0)
+    undone = []
+
+    def undo() -> int:
+        undone.append(1)
+        return 0  # the folder is back at the commit before
+
+    address = RedisAddress.parse(f"{redis_url}?capacity=1000")
+    again = RedisIndex.connect(address, "stalled", 1, bands=16, signature_bytes=64, undo=undo)
+    assert undone == [1] and again.epoch == 1 and not again.lost_commit(0)
+    RedisIndex.connect(address, "stalled", 0, bands=16, signature_bytes=64, undo=undo)
+    assert undone == [1]
+    # one killed after its commit, with nobody taking over, keeps it: the journal is adopted
+    dead = _index(redis_url, "dead")
+    assert dead.claim("u", 1000)
+    assert not dead.lost_commit(1)
+
+
 def test_a_silent_worker_s_entries_are_released_before_its_requests_are_queued_again(
         redis_url: str) -> None:
     # Queued first, a page redone at once could find its own entries and be dropped as a
