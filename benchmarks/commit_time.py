@@ -41,7 +41,7 @@ LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "cs")
 
 
 @contextmanager
-def previous_kept(keep: bool) -> Iterator[None]:
+def undo_log(keep: bool) -> Iterator[None]:
     """Commits with the undo log, or without it (the reference)."""
     names = ("begin_undo_log", "_log_before")
     kept = {name: getattr(Checkpoint, name) for name in names}
@@ -80,7 +80,7 @@ def prepared(folder: Path, inputs: int) -> None:
 def commits(folder: Path, keep: bool, count: int, docs: int, start: int) -> list[float]:
     """Seconds per commit, each after ``docs`` new documents."""
     times = []
-    with previous_kept(keep), Corpus(folder, CorpusOptions(shard_bytes=20_000)) as corpus:
+    with undo_log(keep), Corpus(folder, CorpusOptions(shard_bytes=20_000)) as corpus:
         for n in range(count):
             for i in range(docs):
                 number = start + n * docs + i

@@ -150,8 +150,8 @@ class Checkpoint:
                 continue
             columns, key_columns = _UNDONE[table]
             if row is None:
-                where = " AND ".join(f"{c} = ?" for c in key_columns)
-                self._db.execute(f"DELETE FROM {table} WHERE {where}", json.loads(key))
+                self._db.execute(f"DELETE FROM {table} WHERE {_matching(key_columns)}",
+                                 json.loads(key))
             else:
                 self._db.execute(
                     f"INSERT OR REPLACE INTO {table} ({', '.join(columns)})"
@@ -165,12 +165,11 @@ class Checkpoint:
         already did: the first image is the one the commit found. SQLite writes the JSON,
         in one statement run for every key."""
         columns, key_columns = _UNDONE[table]
-        where = " AND ".join(f"{c} = ?" for c in key_columns)
         marks = ", ".join("?" * len(key_columns))
         self._db.executemany(
             f"INSERT OR IGNORE INTO corpus_undo (tbl, key, row) SELECT '{table}',"
             f" json_array({marks}), (SELECT json_array({', '.join(columns)}) FROM {table}"
-            f" WHERE {where})", [(*key, *key) for key in keys])
+            f" WHERE {_matching(key_columns)})", [(*key, *key) for key in keys])
 
     def start_run(self, options: dict[str, Any]) -> int:
         cursor = self._db.execute(
@@ -186,6 +185,11 @@ class Checkpoint:
         rows = self._db.execute("SELECT id, started, ended, status, options FROM corpus_runs")
         return [{"run": i, "started": s, "ended": e, "status": st, "options": json.loads(o)}
                 for i, s, e, st, o in rows]
+
+
+def _matching(key_columns: tuple[str, ...]) -> str:
+    """The WHERE condition selecting one row by its key columns."""
+    return " AND ".join(f"{column} = ?" for column in key_columns)
 
 
 def _shard_table(rejects: bool) -> str:
