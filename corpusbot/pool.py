@@ -52,10 +52,11 @@ WATCHDOG_INTERVAL_SECONDS = 0.5
 OWNER_WATCH_SECONDS = 0.2
 """How often a worker checks that the process owning the pool is alive."""
 FORKSERVER_PRELOAD = (__name__, "corpusbot.extraction.core", "corpusbot.html.metadata",
-                      "htmldate", "corpusbot.filters.english")
+                      "htmldate", "corpusbot.filters.english", "ftfy")
 """What the fork server imports once for all its workers: this module (the Processor, its
 steps) and what the steps import on their first page only, kept out of the main process (0.3 s
-of each start; ``corpusbot.extraction.step``, ``corpusbot.filters.counts``)."""
+of each start; ``corpusbot.extraction.step``, ``corpusbot.filters.counts``), and ftfy, which
+the extraction imports on its first page with mojibake (``corpusbot.html.mojibake``)."""
 
 Result = Document | Rejection
 

@@ -18,7 +18,7 @@ from lxml import etree
 from corpusbot.extraction.context import PageBlocks
 from corpusbot.extraction.mode_names import MODE_DEFAULT, check_mode
 from corpusbot.extraction.modes import CLEANED_MODES, MODES
-from corpusbot.html import decode, dom, titles
+from corpusbot.html import decode, dom, mojibake, titles
 from corpusbot.html.blocks import Block, segment
 from corpusbot.language import identify as language
 from corpusbot.language import stoplists
@@ -113,7 +113,7 @@ def _extract(
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
-        title=page.title,
+        title=mojibake.repair(page.title) if page.title else page.title,
         language=guess.code,
         language_probability=guess.probability,
         mode=mode,
@@ -209,8 +209,9 @@ def cleaned_paragraphs(blocks: Sequence[Block]) -> tuple[str, ...]:
 
 
 def clean_characters(text: str) -> str:
-    """The text without invisible characters, in Unicode's composed form (NFC)."""
-    return compose_characters(drop_invisible_characters(text))
+    """The text without invisible characters and mojibake (``corpusbot.html.mojibake``),
+    in Unicode's composed form (NFC)."""
+    return compose_characters(mojibake.repair(drop_invisible_characters(text)))
 
 
 def compose_characters(text: str) -> str:

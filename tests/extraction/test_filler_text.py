@@ -47,3 +47,30 @@ def test_the_filler_is_found_in_any_case_and_spacing(text: str):
                                   "Ipsum is Latin for itself."])
 def test_a_sentence_naming_the_filler_is_text(text: str):
     assert not is_filler(text)
+
+
+def slots_page(slot_tag: str = "div") -> str:
+    """A product page rendered in the browser: its price box holds the template's slots."""
+    slots = "".join(f"<{slot_tag}>{{{{ priceAnchor.priceWrapper.info.{name} }}}}</{slot_tag}>"
+                    for name in ("totalPrice", "totalPriceMonthly", "saving"))
+    return page(f"<main><h1>Bridge to open in spring</h1>{article(2)}"
+                f"<div class='price'>{slots}</div>{article(2, start=2)}</main>")
+
+
+def test_a_templates_unfilled_slots_leave_and_the_text_around_them_stays():
+    text = extract(slots_page()).text
+    assert "0. The council" in text and "3. The council" in text
+    assert "{{" not in text and "priceAnchor" not in text
+
+
+def test_a_slot_quoted_as_code_stays():
+    text = extract(slots_page("code")).text
+    assert "{{ priceAnchor.priceWrapper.info.totalPrice }}" in text
+
+
+@pytest.mark.parametrize("text", ["Write {{ name }} where the name goes.",
+                                  "Price: {{ price }} per month"])
+def test_a_sentence_around_a_slot_is_text(text: str):
+    body = page(f"<main><h1>Bridge to open in spring</h1>{article(2)}<p>{text}</p>"
+                f"{article(2, start=2)}</main>")
+    assert text in extract(body).text

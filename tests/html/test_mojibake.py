@@ -1,0 +1,59 @@
+"""Mojibake in the served text (UTF-8 read once as windows-1252 or Latin-1 and written back)
+is undone; clean text in any language, accented letters beside quotes included, is left as
+it is."""
+
+# ruff: noqa: RUF001 (the samples are typographic text: curly quotes and dashes are the point)
+from __future__ import annotations
+
+import pytest
+
+from corpusbot import extract
+from corpusbot.html.mojibake import repair
+
+
+def damaged(text: str, codec: str = "cp1252") -> str:
+    """``text`` as a program that read its UTF-8 bytes as ``codec`` wrote it back (the
+    samples avoid the five bytes windows-1252 leaves undefined, which such a program loses)."""
+    return text.encode("utf-8").decode(codec, errors="replace")
+
+
+@pytest.mark.parametrize("clean", [
+    "Now let’s take a peek at the rates – for members only.",
+    "Made with Kevlar® and 360° bumpers, from €25",
+    "Café au lait, «très» bon… à l’université",
+])
+def test_utf8_read_as_windows_1252_is_repaired(clean: str):
+    assert damaged(clean) != clean
+    assert repair(damaged(clean)) == clean
+
+
+def test_utf8_read_as_latin_1_leaves_c1_controls_that_are_repaired():
+    clean = "Because we’re used to it — W New York"
+    broken = damaged(clean, "latin-1")
+    assert "\x80" in broken or "\x92" in broken or "\x94" in broken
+    assert repair(broken) == clean
+
+
+@pytest.mark.parametrize("text", [
+    "plain ASCII text, nothing to do",
+    "n’état de bonne santé», résume quant à elle",
+    "Straße über Äpfel; Zürich – Genève",
+    "Zażółć gęślą jaźń — „cytat”",
+    "机器学习是人工智能的一个分支。",
+    "São Paulo: âge, château, naïve, Ångström",
+])
+def test_clean_text_is_returned_as_it_is(text: str):
+    assert repair(text) is text
+
+
+def test_an_extracted_page_has_its_text_and_title_repaired():
+    title = "Pet insurance’s real cost"
+    body = "".join(f"<p>{n}. Now let’s take a peek at what a policy costs – and why the "
+                   "rates differ so much from one breed and one town to the next.</p>"
+                   for n in range(6))
+    html = (f"<html lang='en'><head><meta charset='utf-8'><title>{damaged(title)}</title>"
+            f"</head><body><article><h1>{damaged(title)}</h1>{damaged(body)}</article>"
+            "</body></html>").encode()
+    result = extract(html)
+    assert "let’s take a peek" in result.text and "â€" not in result.text
+    assert result.title == title
