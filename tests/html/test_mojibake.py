@@ -9,6 +9,7 @@ import pytest
 
 from corpusbot import extract
 from corpusbot.html.mojibake import repair
+from corpusbot.language import stoplists
 
 
 def damaged(text: str, codec: str = "cp1252") -> str:
@@ -57,3 +58,16 @@ def test_an_extracted_page_has_its_text_and_title_repaired():
     result = extract(html)
     assert "let’s take a peek" in result.text and "â€" not in result.text
     assert result.title == title
+
+
+def test_no_stop_word_list_is_taken_for_mojibake():
+    """Every list of ``stopwords/`` (real words of each language, accents and all), read as
+    lines of twelve words so that pairs across words are tested too, comes back unchanged."""
+    changed = []
+    for code in sorted(stoplists.available_languages()):
+        words = list(stoplists.stoplist(code))
+        for start in range(0, len(words), 12):
+            line = " ".join(words[start:start + 12])
+            if repair(line) != line:
+                changed.append((code, line))
+    assert changed == []
