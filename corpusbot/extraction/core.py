@@ -56,6 +56,10 @@ class Extraction:
     language_source: str | None = None
     """How the language was decided (``corpusbot.language.identify``: ``declared+stopwords``,
     ``declared+detector``, ``detector``, ``declared``, ``given``, ``none``)."""
+    repaired_lines: int = 0
+    """Paragraphs (and the title) whose mojibake was undone (``corpusbot.html.mojibake``)."""
+    repaired_chars: int = 0
+    """Characters the repair removed (``Â®`` is one longer than ``®``)."""
 
 
 def extract(
@@ -106,14 +110,16 @@ def _extract(
     if isinstance(read, Unread):
         return _empty(mode, read.reason, read.encoding)
     page, guess, encoding = read.page, read.language, read.encoding
-    paragraphs = mode_paragraphs(MODES[mode](page), mode)
+    repairs = Repairs()
+    paragraphs = mode_paragraphs(MODES[mode](page), mode, repairs)
+    title = repairs.repaired(page.title) if page.title else page.title
     if guess.source == language.DECLARED_ONLY and paragraphs:
         # Decided on a sample too short to measure: measure on the text (the decision stays).
         guess = language.measure(guess, "\n\n".join(paragraphs))
     return Extraction(
         text="\n\n".join(paragraphs),
         paragraphs=paragraphs,
-        title=mojibake.repair(page.title) if page.title else page.title,
+        title=title,
         language=guess.code,
         language_probability=guess.probability,
         mode=mode,
@@ -121,6 +127,8 @@ def _extract(
         reason=None if paragraphs else "no-main-text",
         cuts=read.cuts,
         language_source=guess.source,
+        repaired_lines=repairs.lines,
+        repaired_chars=repairs.chars,
     )
 
 
@@ -178,16 +186,35 @@ def _call_on_tree(on_tree: Callable[[etree._Element], None], root: etree._Elemen
         logger.warning("on_tree failed on a page", exc_info=True)
 
 
-def mode_paragraphs(blocks: Sequence[Block], mode: str) -> tuple[str, ...]:
+@dataclass(slots=True)
+class Repairs:
+    """The mojibake one extraction undid (``corpusbot.html.mojibake``): the texts it
+    changed and the characters it removed, for the extract step's edit counts."""
+
+    lines: int = 0
+    chars: int = 0
+
+    def repaired(self, text: str) -> str:
+        """``text`` repaired, counted when the repair changed it."""
+        fixed = mojibake.repair(text)
+        if fixed != text:
+            self.lines += 1
+            self.chars += len(text) - len(fixed)
+        return fixed
+
+
+def mode_paragraphs(blocks: Sequence[Block], mode: str,
+                    repairs: Repairs | None = None) -> tuple[str, ...]:
     """The paragraphs of the blocks a mode kept, as that mode gives them
-    (``CLEANED_MODES``: ``cleaned_paragraphs``)."""
+    (``CLEANED_MODES``: ``cleaned_paragraphs``, their repairs counted in ``repairs``)."""
     blocks = [b for b in blocks if b.text]
     if mode in CLEANED_MODES:
-        return cleaned_paragraphs(blocks)
+        return cleaned_paragraphs(blocks, repairs)
     return tuple(map(paragraph_text, blocks))
 
 
-def cleaned_paragraphs(blocks: Sequence[Block]) -> tuple[str, ...]:
+def cleaned_paragraphs(blocks: Sequence[Block],
+                       repairs: Repairs | None = None) -> tuple[str, ...]:
     """The paragraphs of ``blocks`` (``paragraph_text``) with their characters cleaned
     (``clean_characters``), without those left empty or holding no word character (a
     letter, a digit, "_") outside preformatted text.
@@ -202,16 +229,18 @@ def cleaned_paragraphs(blocks: Sequence[Block]) -> tuple[str, ...]:
     """
     kept = []
     for block in blocks:
-        text = clean_characters(paragraph_text(block))
+        text = clean_characters(paragraph_text(block), repairs)
         if text and (_WORD_CHARACTER.search(text) or _preformatted(block)):
             kept.append(text)
     return tuple(kept)
 
 
-def clean_characters(text: str) -> str:
-    """The text without invisible characters and mojibake (``corpusbot.html.mojibake``),
-    in Unicode's composed form (NFC)."""
-    return compose_characters(mojibake.repair(drop_invisible_characters(text)))
+def clean_characters(text: str, repairs: Repairs | None = None) -> str:
+    """The text without invisible characters and mojibake (``corpusbot.html.mojibake``,
+    counted in ``repairs``), in Unicode's composed form (NFC)."""
+    text = drop_invisible_characters(text)
+    text = repairs.repaired(text) if repairs is not None else mojibake.repair(text)
+    return compose_characters(text)
 
 
 def compose_characters(text: str) -> str:

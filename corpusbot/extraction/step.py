@@ -21,6 +21,9 @@ from corpusbot.steps import Drop, PageState, Step
 
 UNKNOWN_LANGUAGE = "und"
 """ISO 639-2 "undetermined": the language of a text the detector could not place."""
+MOJIBAKE_EDIT = "edit/extract/mojibake"
+"""The edit counted for the mojibake the extraction undid: paragraphs and title repaired
+(``/lines``), characters removed (``/chars``)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -58,6 +61,8 @@ class ExtractStep(Step):
         state.lang = extraction.language or UNKNOWN_LANGUAGE
         state.lang_prob = extraction.language_probability
         state.lang_source = extraction.language_source
+        if extraction.repaired_lines:
+            state.count_edit(MOJIBAKE_EDIT, extraction.repaired_lines, extraction.repaired_chars)
         return None
 
     def _reader(self, state: PageState) -> Callable[[Any], None] | None:

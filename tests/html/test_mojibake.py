@@ -8,8 +8,11 @@ from __future__ import annotations
 import pytest
 
 from corpusbot import extract
+from corpusbot.document import Document
 from corpusbot.html.mojibake import repair
 from corpusbot.language import stoplists
+from corpusbot.page import Page
+from corpusbot.processor import Processor, ProcessorOptions
 
 
 def damaged(text: str, codec: str = "cp1252") -> str:
@@ -47,17 +50,23 @@ def test_clean_text_is_returned_as_it_is(text: str):
     assert repair(text) is text
 
 
-def test_an_extracted_page_has_its_text_and_title_repaired():
-    title = "Pet insurance’s real cost"
+TITLE = "Pet insurance’s real cost"
+
+
+def damaged_page(damage=damaged) -> bytes:
+    """An article whose title and six paragraphs went through a windows-1252 round trip."""
     body = "".join(f"<p>{n}. Now let’s take a peek at what a policy costs – and why the "
                    "rates differ so much from one breed and one town to the next.</p>"
                    for n in range(6))
-    html = (f"<html lang='en'><head><meta charset='utf-8'><title>{damaged(title)}</title>"
-            f"</head><body><article><h1>{damaged(title)}</h1>{damaged(body)}</article>"
+    return (f"<html lang='en'><head><meta charset='utf-8'><title>{damage(TITLE)}</title>"
+            f"</head><body><article><h1>{damage(TITLE)}</h1>{damage(body)}</article>"
             "</body></html>").encode()
-    result = extract(html)
+
+
+def test_an_extracted_page_has_its_text_and_title_repaired():
+    result = extract(damaged_page())
     assert "let’s take a peek" in result.text and "â€" not in result.text
-    assert result.title == title
+    assert result.title == TITLE
 
 
 def test_no_stop_word_list_is_taken_for_mojibake():
@@ -71,3 +80,24 @@ def test_no_stop_word_list_is_taken_for_mojibake():
             if repair(line) != line:
                 changed.append((code, line))
     assert changed == []
+
+
+def test_the_processor_counts_the_repair_as_an_edit_of_the_extract_step():
+    """A record says what the extraction changed: paragraphs (and the title) repaired and the
+    characters that left, under ``edit/extract/mojibake`` like the filters' edits."""
+    result = extract(damaged_page())
+    document = Processor(ProcessorOptions(overrides={"length.min_words": 0})).process(
+        Page(url="https://example.org/a", body=damaged_page(),
+             headers={"Content-Type": "text/html; charset=utf-8"}))
+    assert isinstance(document, Document)
+    assert document.edits == {"edit/extract/mojibake/lines": result.repaired_lines,
+                              "edit/extract/mojibake/chars": result.repaired_chars}
+    assert result.repaired_lines == 7  # six paragraphs and the title
+    # each apostrophe and each dash was three characters: two of each paragraph, one of the title
+    assert result.repaired_chars == 6 * 2 * 2 + 2
+
+
+def test_a_clean_page_counts_no_repair():
+    result = extract(damaged_page(damage=lambda text: text))
+    assert "let’s take a peek" in result.text
+    assert (result.repaired_lines, result.repaired_chars) == (0, 0)
