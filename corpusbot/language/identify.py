@@ -213,7 +213,7 @@ def _confirmed_by_stopwords(text: str, code: str) -> bool:
     if not words:
         return False
     stopwords = stoplists.stoplist(code)
-    return sum(w in stopwords for w in words) / len(words) >= CONFIRMING_STOPWORD_DENSITY
+    return sum(map(stopwords.__contains__, words)) / len(words) >= CONFIRMING_STOPWORD_DENSITY
 
 
 def _plausible(code: str | None, text: str) -> str | None:

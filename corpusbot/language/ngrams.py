@@ -127,9 +127,15 @@ class NgramDetector(Detector):
         self.words, self.grams = profiles.words, profiles.grams
 
     def append(self, text: str) -> None:
-        text = self.URL_RE.sub(" ", text)
-        text = self.MAIL_RE.sub(" ", text)
-        text = NGram.normalize_vi(text)
+        # langdetect's three substitutions, each skipped when a substring test shows it
+        # has nothing to match: a URL starts "http", an address holds "@", and the
+        # Vietnamese marks normalize_vi composes are not ASCII.
+        if "http" in text:
+            text = self.URL_RE.sub(" ", text)
+        if "@" in text:
+            text = self.MAIL_RE.sub(" ", text)
+        if not text.isascii():
+            text = NGram.normalize_vi(text)
         # langdetect keeps a space only when the character before it is not one.
         self.text += _SPACE_RUN.sub(" ", text[:self.max_text_length])
 
@@ -175,17 +181,27 @@ class NgramDetector(Detector):
 
     def _trial(self, ngrams: list[str]) -> np.ndarray:
         """One trial: a first update, then ``_CHECK_EVERY`` updates between checks, as
-        langdetect's loop checks after its updates 0, 5, 10, ... until one converges."""
-        draw, rows = self.random.choice, self.word_lang_prob_map
+        langdetect's loop checks after its updates 0, 5, 10, ... until one converges.
+
+        Each draw is ``random.choice``'s, inlined: ``choice(seq)`` is
+        ``seq[_randbelow(len(seq))]``, and ``_randbelow(n)`` draws ``getrandbits(k)``, for
+        ``k = n.bit_length()``, until it is below ``n``. Two Python calls a draw fewer;
+        ``tests/language`` holds the draws to ``choice``'s through langdetect's answers."""
+        rows, getrandbits, count = self.word_lang_prob_map, self.random.getrandbits, len(ngrams)
+        bits = count.bit_length()
         prob = self._init_probability()
         weight = (self.alpha + self.random.gauss(0.0, 1.0) * self.ALPHA_WIDTH) / self.BASE_FREQ
-        prob *= weight + self.matrix[rows[draw(ngrams)]]
+        prob *= weight + self.matrix[rows[self.random.choice(ngrams)]]
         factors = np.empty((_CHECK_EVERY + 1, len(prob)), dtype=np.float64)
         done = 0
         while self._normalize_prob(prob) <= self.CONV_THRESHOLD and done < self.ITERATION_LIMIT:
+            drawn: list[int] = []
+            while len(drawn) < _CHECK_EVERY:
+                pick = getrandbits(bits)
+                if pick < count:
+                    drawn.append(rows[ngrams[pick]])
             factors[0] = prob
-            np.add(self.matrix[[rows[draw(ngrams)] for _ in range(_CHECK_EVERY)]], weight,
-                   out=factors[1:])
+            np.add(self.matrix[drawn], weight, out=factors[1:])
             prob = np.multiply.reduce(factors, axis=0)
             done += _CHECK_EVERY
         return prob
@@ -201,8 +217,13 @@ class NgramDetector(Detector):
         return True
 
     def _normalize_prob(self, prob: np.ndarray) -> float:
-        prob /= sum(prob.tolist())
-        return max(0.0, float(prob.max()))
+        values = prob.tolist()
+        total = sum(values)
+        prob /= total
+        # Division by a positive number keeps the order, correctly rounded: the largest
+        # quotient is the largest value's, without a pass of numpy's max. (A zero total
+        # made numpy's max nan, which max() with 0.0 turned into 0.0.)
+        return max(0.0, max(values) / total) if total else 0.0
 
     def _sort_probability(self, prob: list[float]) -> list[Language]:
         return super()._sort_probability([float(p) for p in prob])
