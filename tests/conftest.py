@@ -28,6 +28,17 @@ needs_bench = pytest.mark.skipif(
 )
 
 
+def patchable(module: str) -> pytest.MarkDecorator:
+    """Skip a test that replaces a function of ``module`` when that module is compiled: the
+    compiled composition calls it directly, so no patch reaches it (the pure passes run it)."""
+    from corpusbot.compiled import compiled_modules
+
+    return pytest.mark.skipif(
+        module in compiled_modules(),
+        reason=f"{module} is compiled: the compiled composition calls it directly and no "
+        "patch reaches it (the pure passes run this test)")
+
+
 def benchmark_modules(*names: str) -> list[ModuleType]:
     """The scripts of ``benchmarks/`` named, imported for a test (a folder, not a package)."""
     sys.path.insert(0, str(REPO / "benchmarks"))

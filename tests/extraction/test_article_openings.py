@@ -7,11 +7,9 @@ headings); the assertions say what a reader would call its main text.
 
 from __future__ import annotations
 
-import pytest
-
 from corpusbot import extract
-from corpusbot.compiled import compiled_modules
 from corpusbot.extraction.default import headings, lead
+from tests.conftest import patchable
 from tests.extraction.test_default_mode import PARAGRAPH, article, page
 
 OPENING = (
@@ -51,9 +49,7 @@ def test_the_short_opening_lines_above_the_body_are_kept():
     assert "Jun 2" not in paragraphs
 
 
-@pytest.mark.skipif("corpusbot.extraction.default.lead" in compiled_modules(),
-                    reason="a compiled composition calls the compiled lead module directly: "
-                    "no patch reaches it (the pure passes run this test)")
+@patchable("corpusbot.extraction.default.lead")
 def test_the_opening_lines_are_what_the_rule_adds(monkeypatch):
     monkeypatch.setattr(lead, "with_opening_lines", lambda blocks, kept, *_: list(kept))
     assert "But guess what?" not in extract(blog_post()).paragraphs
@@ -90,6 +86,7 @@ def test_a_heading_linking_to_another_page_of_the_site_stays_out():
     assert "Related: the roads plan of last year" not in extract(guide()).paragraphs
 
 
+@patchable("corpusbot.extraction.default.headings")
 def test_the_linked_headings_are_what_the_rule_adds(monkeypatch):
     monkeypatch.setattr(headings, "with_linked_headings", lambda blocks, kept, *_: list(kept))
     paragraphs = extract(guide()).paragraphs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from corpusbot import extract
 from corpusbot.extraction.default import headings
+from tests.conftest import patchable
 from tests.extraction.test_default_mode import article, page
 
 ITEMS = [("Dolce", "Dolce Bamboo Dog Bowls (3 Colors, 2 Styles)", "8.99"),
@@ -43,6 +44,7 @@ def test_a_product_cards_linked_title_stays_with_its_brand_and_price():
         assert paragraphs[at - 1] == brand and paragraphs[at + 1] == f"${price}"
 
 
+@patchable("corpusbot.extraction.default.headings")
 def test_the_titles_are_what_the_rule_adds(monkeypatch):
     monkeypatch.setattr(headings, "with_item_titles", lambda blocks, kept, names: list(kept))
     paragraphs = extract(shop_front()).paragraphs
