@@ -64,9 +64,10 @@ def site_names(metas: Iterable[etree._Element], title: str | None, og_title: str
     """The names the page gives its site: declared in its ``metas``, or shared by its titles."""
     names = set()
     for meta in metas:
-        keys = {(meta.get(a) or "").strip().lower() for a in ("property", "name")}
         content = meta.get("content")
-        if content and not SITE_NAME_METAS.isdisjoint(keys):
+        # no set of the two keys made per meta: a page has dozens of metas
+        if content and ((meta.get("property") or "").strip().lower() in SITE_NAME_METAS
+                        or (meta.get("name") or "").strip().lower() in SITE_NAME_METAS):
             names.add(content)
     if title and og_title:
         names |= _shared_affixes(title, og_title)

@@ -43,7 +43,6 @@ boilerplate that holds half the page's text (a wrapper named ``topics-page``)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -210,18 +209,23 @@ def repeated_chars(element: etree._Element, chars: dict[etree._Element, int],
 
 
 def repeated_items(element: etree._Element, signatures: Signatures) -> list[etree._Element]:
-    """The children sharing the most common of their ``signatures``."""
-    counts: Counter[tuple[str, str | None]] = Counter()
-    for child in element:
-        if isinstance(child.tag, str):
-            counts.update(signatures(child))
+    """The children sharing the most common of their ``signatures``.
+
+    Counted in a plain dict: ``Counter.update``, a Python function, cost 2 % of
+    ``default`` called once per child. The most common is the first of the most
+    frequent, in the order first seen, as ``Counter.most_common(1)`` takes it."""
+    children = [child for child in element if isinstance(child.tag, str)]
+    marks = [signatures(child) for child in children]
+    counts: dict[tuple[str, str | None], int] = {}
+    for found in marks:
+        for mark in found:
+            counts[mark] = counts.get(mark, 0) + 1
     if not counts:
         return []
-    signature = counts.most_common(1)[0][0]
+    signature = max(counts, key=counts.__getitem__)
     if signature[1] is None and signature[0] in WRAPPER_TAGS:
         return []
-    return [child for child in element
-            if isinstance(child.tag, str) and signature in signatures(child)]
+    return [child for child, found in zip(children, marks, strict=True) if signature in found]
 
 
 def class_signature(child: etree._Element) -> set[tuple[str, str | None]]:
