@@ -3,11 +3,13 @@
 A ``kill -9`` loses the pages in flight: fetched and archived, but neither
 processed nor remembered by Scrapy's job state. The resumed crawl fetches
 them again, which the corpus needs; the archive does not need them twice.
-So when the WARC writer recovers a file a crashed run left open, it indexes
-the response records of every file written since the last crawl that
-finished (``FINISHED_MARK``'s time), by URL and payload digest; a response
-fetched again with the same payload is not written again, and its page
-points at the record already archived.
+So when the WARC writer starts, it indexes the response records of every
+file written since the last crawl that finished (``FINISHED_MARK``'s time),
+by URL and payload digest: after a crawl that finished there are none, after
+one that did not there are, whether it left a file open or not (a resumed
+run killed before its first new record opened none). A response fetched
+again with the same payload is not written again, and its page points at
+the record already archived.
 """
 
 from __future__ import annotations
@@ -42,10 +44,11 @@ def archived_since_finish(directory: Path) -> Known:
     mark = directory / FINISHED_MARK
     since = mark.stat().st_mtime if mark.exists() else 0.0
     known: Known = {}
-    for path in sorted(directory.glob("*.warc.gz")):
-        if path.stat().st_mtime > since:
-            known.update(_responses(path))
-    logger.info("%d responses archived by the interrupted crawl are known", len(known))
+    changed = [path for path in sorted(directory.glob("*.warc.gz")) if path.stat().st_mtime > since]
+    for path in changed:
+        known.update(_responses(path))
+    if changed:  # none after a crawl that finished
+        logger.info("%d responses archived by the interrupted crawl are known", len(known))
     return known
 
 

@@ -80,9 +80,11 @@ class RotatingWarcWriter:
         # Held until close: a second crawl must neither write here nor take
         # this crawl's open file for a crashed one.
         self.lock = lock_directory(directory)
-        self.known: resume.Known = {}
-        if recover_open_files(directory):
-            self.known = resume.archived_since_finish(directory)
+        recover_open_files(directory)
+        # Read whenever the last crawl did not finish, open file or not: one killed before
+        # its first new record (it answered its pages from this index) or while closing a
+        # file leaves none open, and its pages may still be missing from the corpus.
+        self.known: resume.Known = resume.archived_since_finish(directory)
 
     def write(self, capture: Capture) -> RecordLocation:
         """Append the response and request records; return the response record's place

@@ -130,6 +130,39 @@ def test_a_response_archived_before_a_crash_is_not_archived_again(tmp_path):
     assert sorted(responses) == ["https://news.example/a?b=1", "https://news.example/other"]
 
 
+def test_a_resumed_crawl_killed_before_its_first_new_record_still_archives_nothing_twice(
+        tmp_path):
+    # The run after a crash answers its first pages from the crashed run's records and
+    # opens no file of its own; killed then, it leaves no open file, and the run after it
+    # must still know those records (CI's kill -9 test, under load: an article twice).
+    first = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    request, response = _exchange()
+    before = first.write(capture(request, response))
+    os.close(first.lock)  # killed: the lock goes, the file stays open
+    resumed = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    assert resumed.write(capture(request, response)).offset == before.offset
+    assert resumed.file is None  # nothing new written, no file opened
+    os.close(resumed.lock)  # killed again
+    last = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    location = last.write(capture(request, response))
+    last.close()
+    assert (location.filename, location.offset) == (before.filename, before.offset)
+    responses = [r for r, _ in _records(tmp_path) if r.rec_type == "response"]
+    assert len(responses) == 1
+
+
+def test_after_a_clean_finish_no_earlier_record_is_read_or_reused(tmp_path):
+    first = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    request, response = _exchange()
+    first.write(capture(request, response))
+    first.close()
+    again = RotatingWarcWriter(tmp_path, "t", 10**9, 6, {"software": "test"})
+    assert again.known == {}
+    again.write(capture(request, response))  # a new crawl archives what it fetches
+    again.close()
+    assert [r.rec_type for r, _ in _records(tmp_path)].count("response") == 2
+
+
 def test_off_means_not_configured():
     crawler = get_crawler(settings_dict={"CORPUSBOT_WARC_ENABLED": False})
     with pytest.raises(NotConfigured):
